@@ -1,0 +1,5 @@
+"""`basketbench demo` (placeholder, filled in by the deploy work)."""
+
+
+def demo() -> None:
+    raise SystemExit("not implemented yet")

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install the Debian packages basketbench builds and tests with, if any is missing.
+# On macOS, use brew; elsewhere without root, print the exact command and stop.
+set -euo pipefail
+DEB_PKGS=(build-essential cmake pkg-config zlib1g-dev liblzma-dev liblz4-dev libzstd-dev
+          libxxhash-dev nlohmann-json3-dev libgtest-dev zstd lz4 git)
+# Browser tests and static compose validation only matter for `make test`.
+if [[ "${BASKETBENCH_TEST_DEPS:-1}" == "1" ]]; then
+  DEB_PKGS+=(chromium docker-compose valgrind)
+fi
+BREW_PKGS=(cmake pkg-config zlib xz lz4 zstd xxhash nlohmann-json googletest)
+
+if [[ "$(uname)" == "Darwin" ]]; then
+  command -v brew >/dev/null || { echo "install Homebrew, then: brew install ${BREW_PKGS[*]}"; exit 1; }
+  brew list ${BREW_PKGS[*]} >/dev/null 2>&1 || brew install "${BREW_PKGS[@]}"
+  exit 0
+fi
+missing=()
+for p in "${DEB_PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+echo "installing system packages: ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then SUDO=""; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo"; else
+  echo "missing packages; run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2; exit 1
+fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
