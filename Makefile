@@ -6,12 +6,19 @@ SHELL := /bin/bash
 ROOT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 VENV     := $(ROOT_DIR)/.venv
 PY       := $(VENV)/bin/python
-PYTHON   ?= python3
+# The first Python >= 3.11 on PATH (a fresh machine may have an older python3 first).
+PYTHON   ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+              command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+              2>/dev/null && { echo $$p; break; }; done)
+# Real ROOT files come from ../shared/data/root-files when the checkout sits next to it,
+# else from the scikit-hep-testdata wheel (the `demo` extra).
+comma    := ,
+PY_EXTRAS := dev$(if $(wildcard $(ROOT_DIR)/../shared/data/root-files/*.root),,$(comma)demo)
 
 include bench-harness/harness.mk
 include frontend/frontend.mk
 
-.PHONY: help setup system-deps venv demo test test-python lint services
+.PHONY: help setup system-deps venv demo demo-deps test test-python lint services
 
 help:
 	@echo "make demo   - build everything, benchmark this machine, serve http://127.0.0.1:8000"
@@ -24,9 +31,10 @@ system-deps:
 	@bash scripts/system-deps.sh
 
 $(VENV)/.installed: pyproject.toml
+	@test -x $(PY) || test -n "$(PYTHON)" || { echo "Python 3.11+ is required: install it (e.g. sudo apt-get install -y python3 python3-venv, or brew install python@3.12)" >&2; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[$(PY_EXTRAS)]'
 	@touch $@
 
 venv: $(VENV)/.installed
@@ -51,5 +59,17 @@ test: setup services
 	$(MAKE) frontend-test
 	$(MAKE) frontend-e2e
 
-demo: setup
-	$(VENV)/bin/basketbench demo
+# The demo needs the build tools and codec libraries, not the browser-test packages.
+demo-deps:
+	@BASKETBENCH_TEST_DEPS=0 bash scripts/system-deps.sh
+
+# The dashboard is rebuilt for the demo only when its sources changed (a file target).
+DEMO_DASHBOARD := $(ROOT_DIR)/frontend/dist/index.html
+$(DEMO_DASHBOARD): $(shell find $(ROOT_DIR)/frontend/src $(ROOT_DIR)/frontend/public -type f 2>/dev/null) \
+                   $(wildcard $(ROOT_DIR)/frontend/*.json $(ROOT_DIR)/frontend/*.ts $(ROOT_DIR)/frontend/index.html)
+	$(MAKE) frontend-build
+	@touch $@
+
+# DEMO_ARGS passes options through, e.g. make demo DEMO_ARGS="--port 8080 --rerun".
+demo: demo-deps venv harness-build $(DEMO_DASHBOARD)
+	$(VENV)/bin/basketbench demo $(DEMO_ARGS)

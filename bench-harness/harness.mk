@@ -1,6 +1,21 @@
 # Targets of the C++ harness (owned by bench-harness/).
-.PHONY: harness-build harness-test
+#   harness-build: Release build -> bench-harness/build/rzbench
+#   harness-test:  ctest of the Release build, then of an ASan+UBSan build in bench-harness/build-asan
+HARNESS_DIR  := $(ROOT_DIR)/bench-harness
+HARNESS_JOBS ?= 2
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: harness-build harness-build-asan harness-test
 harness-build:
-	@echo "harness-build: TODO"
-harness-test:
-	@echo "harness-test: TODO"
+	cmake -S $(HARNESS_DIR) -B $(HARNESS_DIR)/build -DCMAKE_BUILD_TYPE=Release > /dev/null
+	cmake --build $(HARNESS_DIR)/build -j$(HARNESS_JOBS)
+
+harness-build-asan:
+	cmake -S $(HARNESS_DIR) -B $(HARNESS_DIR)/build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DRZBENCH_SANITIZE=ON > /dev/null
+	cmake --build $(HARNESS_DIR)/build-asan -j$(HARNESS_JOBS)
+
+harness-test: harness-build harness-build-asan
+	cd $(HARNESS_DIR)/build && ctest --output-on-failure -j$(HARNESS_JOBS)
+	cd $(HARNESS_DIR)/build-asan && $(SANITIZER_ENV) ctest --output-on-failure -j$(HARNESS_JOBS)

@@ -3,7 +3,7 @@
 # On macOS, use brew; elsewhere without root, print the exact command and stop.
 set -euo pipefail
 DEB_PKGS=(build-essential cmake pkg-config zlib1g-dev liblzma-dev liblz4-dev libzstd-dev
-          libxxhash-dev nlohmann-json3-dev libgtest-dev zstd lz4 git)
+          libxxhash-dev nlohmann-json3-dev libgtest-dev zstd lz4 git python3-venv)
 # Browser tests and static compose validation only matter for `make test`.
 if [[ "${BASKETBENCH_TEST_DEPS:-1}" == "1" ]]; then
   DEB_PKGS+=(chromium docker-compose valgrind)

@@ -1,5 +1,169 @@
-"""`basketbench run` (placeholder, filled in by the harness-python work)."""
+"""`basketbench run`: run rzbench locally, validate its document, print a table.
+
+Exit codes follow rzbench: 0 ok; 1 a result failed (the document is still
+written and shown) or rzbench produced an invalid document; 2 bad input or
+usage (message on stderr); 128+N when rzbench was killed by signal N.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from basketbench.harness.document import DocumentError, load_document
+from basketbench.harness.rzbench import (
+    MODES,
+    PRECONDITIONERS,
+    SYNTHETIC_DATASETS,
+    BenchOptions,
+    RzbenchError,
+    RzbenchNotFound,
+    locate_rzbench,
+    run_bench,
+)
+from basketbench.harness.tables import console, results_table
 
 
-def run() -> None:
-    raise SystemExit("not implemented yet")
+class UsageError(ValueError):
+    pass
+
+
+def _split(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _ints(value: str, what: str, minimum: int = 0) -> list[int]:
+    try:
+        numbers = [int(part) for part in _split(value)]
+    except ValueError as exc:
+        raise UsageError(f"--{what}: expected comma-separated integers, got {value!r}") from exc
+    if not numbers or any(n < minimum for n in numbers):
+        raise UsageError(f"--{what}: expected integers >= {minimum}, got {value!r}")
+    return numbers
+
+
+def _choices(value: str, what: str, allowed: tuple[str, ...]) -> list[str]:
+    names = _split(value)
+    unknown = [n for n in names if n not in allowed]
+    if not names or unknown:
+        raise UsageError(
+            f"--{what}: unknown {unknown or value!r}; choose from {', '.join(allowed)}"
+        )
+    return names
+
+
+def _settings(value: str) -> list[int]:
+    settings = _ints(value, "settings")
+    for s in settings:
+        algorithm, level = divmod(s, 100)
+        if not 0 <= algorithm <= 5 or not 0 <= level <= 9:
+            raise UsageError(
+                f"--settings: {s} is not algorithm*100+level (algorithm 0..5, level 0..9)"
+            )
+    return settings
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def run(
+    corpus: list[Path] = typer.Option([], "--corpus", help="Corpus file (*.bbc); repeatable."),
+    synthetic: str | None = typer.Option(
+        None,
+        help=f"Synthetic datasets: {', '.join(SYNTHETIC_DATASETS)} or all "
+        "(the default without --corpus).",
+    ),
+    settings: str = typer.Option("101,404,505", help="Compression settings, algorithm*100+level."),
+    preconditioners: str = typer.Option("none", help="none, shuffle, bitshuffle."),
+    dictionary_sizes: str = typer.Option("0", help="ZSTD dictionary sizes in bytes (0 = none)."),
+    basket_sizes: str = typer.Option(
+        "0", help="Re-chunk branches into baskets of these sizes (0 = as stored)."
+    ),
+    modes: str = typer.Option("basket", help="basket, rac-sequential, rac-random."),
+    threads: str = typer.Option("1", help="Decompression thread counts."),
+    min_samples: int = typer.Option(9, min=1, help="Samples per configuration."),
+    target_ms: float = typer.Option(100.0, min=0.0, help="Target duration of one pass, ms."),
+    memcpy: bool = typer.Option(True, "--memcpy/--no-memcpy", help="Add the memcpy baseline row."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the result document here."),
+    csv_out: Path | None = typer.Option(None, "--csv", help="Also write CSV."),
+    markdown_out: Path | None = typer.Option(
+        None, "--markdown", help="Also write a Markdown table."
+    ),
+    commit: str | None = typer.Option(None, help="Recorded in the document's context.commit."),
+    machine: str | None = typer.Option(None, help="Recorded in the document's context.machine."),
+    root_commit: str | None = typer.Option(None, help="ROOT commit of the `root` backend build."),
+) -> None:
+    """Run rzbench locally over corpora or synthetic datasets and print a table."""
+    try:
+        options = BenchOptions(
+            corpora=list(corpus),
+            synthetic=_choices(synthetic, "synthetic", (*SYNTHETIC_DATASETS, "all"))
+            if synthetic
+            else [],
+            settings=_settings(settings),
+            preconditioners=_choices(preconditioners, "preconditioners", PRECONDITIONERS),
+            dictionary_sizes=_ints(dictionary_sizes, "dictionary-sizes"),
+            basket_sizes=_ints(basket_sizes, "basket-sizes"),
+            modes=_choices(modes, "modes", MODES),
+            threads=_ints(threads, "threads", minimum=1),
+            min_samples=min_samples,
+            target_ms=target_ms,
+            memcpy=memcpy,
+            root_commit=root_commit,
+            context={k: v for k, v in (("commit", commit), ("machine", machine)) if v},
+        )
+    except UsageError as exc:
+        raise _fail(str(exc), 2) from exc
+    missing = [str(p) for p in options.corpora if not p.is_file()]
+    if missing:
+        raise _fail(f"corpus file(s) not found: {', '.join(missing)}", 2)
+    try:
+        binary = locate_rzbench()
+    except RzbenchNotFound as exc:
+        raise _fail(str(exc), 2) from exc
+
+    workdir = Path(tempfile.mkdtemp(prefix="basketbench-run-"))
+    try:
+        document_path = json_out or workdir / "result.json"
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console(stderr=True),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("measuring", total=None)
+            try:
+                code, stderr = run_bench(
+                    options,
+                    document_path,
+                    csv_out=csv_out,
+                    markdown_out=markdown_out,
+                    binary=binary,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                )
+            except RzbenchError as exc:
+                code = exc.exit_code
+                # a signal becomes 128+N as in a shell; exit 0 without a document is a failure
+                status = code if code > 0 else 128 - code if code < 0 else 1
+                raise _fail(f"rzbench failed (exit {code}): {exc}", status) from exc
+        try:
+            doc = load_document(document_path)
+        except DocumentError as exc:
+            raise _fail(f"rzbench wrote an invalid result document: {exc}", 1) from exc
+        console().print(results_table(doc))
+        if json_out:
+            console().print(f"result document: {json_out}", highlight=False)
+        failed = [r for r in doc["results"] if r["error"] is not None]
+        if code != 0 or failed:
+            details = "; ".join(f"{r['dataset']} {r['setting']}: {r['error']}" for r in failed[:5])
+            raise _fail(f"{len(failed)} result(s) failed: {details or stderr}", 1)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,1 @@
+"""HTTP layer: thin routes over basketbench.services."""

@@ -1,0 +1,53 @@
+"""Injection aliases: ``SessionDep``, ``SettingsDep``, ``TokenDep`` (writes), ``ReadAccess``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from basketbench.core.config import Settings
+from basketbench.models import ApiToken
+from basketbench.services import tokens
+from basketbench.services.errors import Unauthorized
+
+_bearer = HTTPBearer(auto_error=False, description="token from `basketbench token create`")
+
+
+def get_settings_dep(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with request.app.state.sessionmaker() as session:
+        yield session
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+SessionDep = Annotated[Session, Depends(get_session)]
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def require_token(session: SessionDep, credentials: Credentials) -> ApiToken:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise Unauthorized("missing bearer token")
+    token = tokens.authenticate(session, credentials.credentials)
+    if token is None:
+        raise Unauthorized("invalid or revoked token")
+    return token
+
+
+TokenDep = Annotated[ApiToken, Depends(require_token)]
+
+
+def read_access(settings: SettingsDep, session: SessionDep, credentials: Credentials) -> None:
+    """Reads are public unless BASKETBENCH_PRIVATE_READS=true."""
+    if settings.private_reads:
+        require_token(session, credentials)
+
+
+ReadAccess = Depends(read_access)

@@ -1,0 +1,56 @@
+"""One error format for every failure: ``{"error": {"code", "message", "details"}}``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from basketbench.services.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+          405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media",
+          422: "invalid", 429: "too_many_requests"}
+
+
+def error_response(status: int, code: str, message: str, details: list[Any] | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    body = {"error": {"code": code, "message": message, "details": details or []}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _clean(errors: list[Any]) -> list[dict[str, Any]]:
+    out = []
+    for e in errors:
+        out.append({"loc": [str(p) for p in e.get("loc", ())], "msg": e.get("msg", ""),
+                    "type": e.get("type", "")})
+    return out
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def _service(_: Request, exc: ServiceError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return error_response(exc.status, exc.code, exc.message, exc.details, headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, "invalid", "request validation failed",
+                              _clean(list(exc.errors())))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _CODES.get(exc.status_code, "error")
+        return error_response(exc.status_code, code, str(exc.detail), [],
+                              dict(exc.headers) if exc.headers else None)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return error_response(500, "internal", "internal server error")

@@ -1,0 +1,109 @@
+"""Pagination and CSV export shared by every list endpoint."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from basketbench.services.sqlutil import AnySelect
+
+T = TypeVar("T")
+
+MAX_LIMIT = 1000
+MAX_CSV_LIMIT = 100_000
+
+
+class Format(StrEnum):
+    json = "json"
+    csv = "csv"
+
+
+class PageParams(BaseModel):
+    limit: int
+    offset: int
+    csv: bool
+
+
+def page_params(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=MAX_CSV_LIMIT, description="max 1000 (100000 for CSV)")]
+    = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    format: Annotated[Format | None, Query(description="json (default) or csv")] = None,
+) -> PageParams:
+    as_csv = format == Format.csv or (
+        format is None and "text/csv" in request.headers.get("accept", "")
+    )
+    if not as_csv:
+        limit = min(limit, MAX_LIMIT)
+    return PageParams(limit=limit, offset=offset, csv=as_csv)
+
+
+def fetch_page(session: Session, stmt: AnySelect, params: PageParams,
+               count: bool = True) -> tuple[Sequence[Any], int]:
+    rows = session.execute(stmt.limit(params.limit).offset(params.offset)).all()
+    if not count:
+        return rows, len(rows)
+    if params.offset == 0 and len(rows) < params.limit:
+        return rows, len(rows)
+    total = session.execute(
+        select(func.count()).select_from(stmt.order_by(None).subquery())
+    ).scalar_one()
+    return rows, int(total)
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, list):
+        out[prefix] = json.dumps(value)
+    elif isinstance(value, datetime):
+        out[prefix] = value.isoformat()
+    elif value is None:
+        out[prefix] = ""
+    else:
+        out[prefix] = value
+
+
+def csv_response(items: Sequence[Any], filename: str) -> Response:
+    rows: list[dict[str, Any]] = []
+    columns: dict[str, None] = {}
+    for item in items:
+        data = item.model_dump(mode="json") if isinstance(item, BaseModel) else item
+        flat: dict[str, Any] = {}
+        _flatten("", data, flat)
+        rows.append(flat)
+        columns.update(dict.fromkeys(flat))
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(columns), extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    return Response(
+        buf.getvalue(), media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}.csv"'},
+    )
+
+
+def respond(items: Sequence[T], total: int, params: PageParams, name: str,
+            page_cls: Callable[..., Any]) -> Any:
+    if params.csv:
+        return csv_response(items, name)
+    return page_cls(items=list(items), total=total, limit=params.limit, offset=params.offset)
+
+
+CSV_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/csv": {"schema": {"type": "string"}}},
+          "description": "JSON page, or CSV with ?format=csv / Accept: text/csv"},
+}

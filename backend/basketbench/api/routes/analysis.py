@@ -1,0 +1,62 @@
+"""history, tradeoff, compare."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from basketbench.api.deps import ReadAccess, SessionDep
+from basketbench.api.listing import csv_response
+from basketbench.schemas.analysis import CompareOut, HistoryOut, Metric, TradeoffOut
+from basketbench.services import analysis
+
+router = APIRouter(tags=["analysis"], dependencies=[ReadAccess])
+
+_CSV: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/csv": {"schema": {"type": "string"}}},
+          "description": "JSON, or CSV of the points/rows with ?format=csv"}}
+
+
+@router.get("/history", response_model=HistoryOut, responses=_CSV)
+def get_history(
+    session: SessionDep, machine: str, dataset: str, metric: Metric = "compress_mbps",
+    configuration_id: int | None = None, setting: int | None = None, codec: str | None = None,
+    preconditioner: str = "none", dictionary_size: int = 0, basket_size: int = 0,
+    mode: str = "basket", threads: int = 1, commit_from: str | None = None,
+    commit_to: str | None = None,
+    max_points: Annotated[int, Query(ge=10, le=100_000)] = 2000,
+    format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+) -> Any:
+    sel = analysis.ConfigSelector(configuration_id, setting, codec, preconditioner,
+                                  dictionary_size, basket_size, mode, threads)
+    out = analysis.history(session, machine, dataset, metric, sel, commit_from, commit_to,
+                           max_points)
+    return csv_response(out.points, "history") if format == "csv" else out
+
+
+@router.get("/tradeoff", response_model=TradeoffOut, responses=_CSV)
+def get_tradeoff(
+    session: SessionDep, commit: str, machine: str, dataset: str,
+    reference: Annotated[int | None, Query(description="setting to divide by, e.g. 505")] = None,
+    codec: str | None = None, preconditioner: str = "none", dictionary_size: int = 0,
+    basket_size: int = 0, mode: str = "basket", threads: int = 1,
+    format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+) -> Any:
+    sel = analysis.ConfigSelector(None, None, codec, preconditioner, dictionary_size,
+                                  basket_size, mode, threads)
+    out = analysis.tradeoff(session, commit, machine, dataset, sel, reference)
+    return csv_response(out.points, "tradeoff") if format == "csv" else out
+
+
+@router.get("/compare", response_model=CompareOut, responses=_CSV)
+def get_compare(
+    session: SessionDep, base_commit: str | None = None, head_commit: str | None = None,
+    machine: str | None = None, base_machine: str | None = None,
+    head_machine: str | None = None, commit: str | None = None, dataset: str | None = None,
+    metric: Metric | None = None, only_significant: bool = False,
+    format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+) -> Any:
+    out = analysis.compare(session, base_commit, head_commit, machine, base_machine,
+                           head_machine, commit, dataset, metric, only_significant)
+    return csv_response(out.rows, "compare") if format == "csv" else out

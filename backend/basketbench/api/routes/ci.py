@@ -1,0 +1,51 @@
+"""GitHub webhook and the token-protected trigger."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
+
+from basketbench.api.deps import SessionDep, SettingsDep, TokenDep
+from basketbench.core.security import github_signature_ok
+from basketbench.schemas.ci import TriggerIn, TriggerOut, WebhookOut
+from basketbench.services import ci
+from basketbench.services.errors import BadRequest, Forbidden, Unauthorized
+
+router = APIRouter(tags=["ci"])
+
+
+@router.post("/webhooks/github", response_model=WebhookOut, status_code=202,
+             responses={200: {"model": WebhookOut, "description": "ping"}},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"type": "object", "additionalProperties": True}}}}})
+async def github_webhook(
+    request: Request, session: SessionDep, settings: SettingsDep,
+    x_github_event: Annotated[str | None, Header()] = None,
+    x_github_delivery: Annotated[str | None, Header()] = None,
+    x_hub_signature_256: Annotated[str | None, Header()] = None,
+) -> Any:
+    if not settings.webhook_secret:
+        raise Forbidden("webhook disabled: set BASKETBENCH_WEBHOOK_SECRET")
+    body = await request.body()
+    if not github_signature_ok(settings.webhook_secret, body, x_hub_signature_256):
+        raise Unauthorized("missing or wrong X-Hub-Signature-256")
+    if not x_github_event or not x_github_delivery:
+        raise BadRequest("X-GitHub-Event and X-GitHub-Delivery headers are required")
+    if len(x_github_delivery) > 100:
+        raise BadRequest("X-GitHub-Delivery too long")
+    try:
+        payload = json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"body is not JSON: {exc}") from exc
+    status, out = ci.handle_github(session, settings, x_github_event, x_github_delivery,
+                                   payload)
+    return JSONResponse(out.model_dump(mode="json"), status_code=status)
+
+
+@router.post("/trigger", response_model=TriggerOut, status_code=202)
+def trigger_runs(session: SessionDep, settings: SettingsDep, token: TokenDep,
+                 body: TriggerIn) -> TriggerOut:
+    return ci.trigger(session, settings, body, token.name)

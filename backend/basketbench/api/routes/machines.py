@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Response
+from sqlalchemy import select
+
+from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
+from basketbench.models import Machine
+from basketbench.schemas.catalog import MachineIn, MachineOut, MachinePage, MachineRegistered
+from basketbench.services import lookup
+from basketbench.services import machines as service
+from basketbench.services.catalog import machines_out
+
+router = APIRouter(prefix="/machines", tags=["machines"])
+Pages = Annotated[PageParams, Depends(page_params)]
+
+
+@router.get("", response_model=MachinePage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
+def list_machines(session: SessionDep, page: Pages, tag: str | None = None,
+                  name: str | None = None, active: bool | None = None) -> Any:
+    stmt = select(Machine).order_by(Machine.tag, Machine.name, Machine.version)
+    if tag:
+        stmt = stmt.where(Machine.tag == tag)
+    if name:
+        stmt = stmt.where(Machine.name == name)
+    if active is not None:
+        stmt = stmt.where(Machine.active.is_(active))
+    rows, total = fetch_page(session, stmt, page)
+    items = machines_out(session, [r[0] for r in rows])
+    return respond(items, total, page, "machines", MachinePage)
+
+
+@router.get("/{machine_id}", response_model=MachineOut, dependencies=[ReadAccess])
+def get_machine(session: SessionDep, machine_id: int) -> MachineOut:
+    return machines_out(session, [lookup.get_machine(session, str(machine_id))])[0]
+
+
+@router.post("", response_model=MachineRegistered, status_code=201,
+             responses={200: {"model": MachineRegistered,
+                              "description": "already registered (same fingerprint)"}})
+def register_machine(session: SessionDep, _token: TokenDep, body: MachineIn,
+                     response: Response) -> MachineRegistered:
+    machine, created = service.register_machine(
+        session, body.name, body.tag, body.fingerprint, body.fingerprint_hash)
+    session.commit()
+    if not created:
+        response.status_code = 200
+    out = machines_out(session, [machine])[0]
+    return MachineRegistered(**out.model_dump(), created=created)
+
+
+@router.post("/{machine_id}/heartbeat", response_model=MachineOut)
+def machine_heartbeat(session: SessionDep, _token: TokenDep, machine_id: int) -> MachineOut:
+    return machines_out(session, [service.heartbeat(session, machine_id)])[0]

@@ -1,0 +1,92 @@
+"""Stored results (list) and ingest (harness JSON, Google Benchmark JSON)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Request, Response
+
+from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
+from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
+from basketbench.api.routes.catalog import ConfigFilterDep
+from basketbench.schemas.results import IngestOut, ResultPage
+from basketbench.services import catalog, ingest
+from basketbench.services.errors import BadRequest
+from basketbench.services.gbench import gbench_batch
+
+router = APIRouter(prefix="/results", tags=["results"])
+Pages = Annotated[PageParams, Depends(page_params)]
+
+MAX_BODY = 256 * 1024 * 1024
+
+
+@router.get("", response_model=ResultPage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
+def list_results(
+    session: SessionDep, page: Pages, f: ConfigFilterDep, run: int | None = None,
+    commit: str | None = None, machine: str | None = None, tag: str | None = None,
+    dataset: str | None = None, configuration: int | None = None,
+) -> Any:
+    stmt = catalog.results_query(session, f, run, commit, machine, tag, dataset, configuration)
+    rows, total = fetch_page(session, stmt, page)
+    return respond([catalog.result_out(r) for r in rows], total, page, "results", ResultPage)
+
+
+async def _json_body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest("document too large")
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"body is not JSON: {exc}") from exc
+
+
+def _target(commit: str | None, machine: str | None, tag: str | None, run_id: int | None,
+            repository: str | None) -> ingest.Target:
+    return ingest.Target(commit=commit, machine=machine, tag=tag, run_id=run_id,
+                         repository=repository)
+
+
+_DOC_BODY = Body(
+    media_type="application/json",
+    description="rzbench result document (harness-result-v1.schema.json)")
+
+_INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"model": IngestOut, "description": "duplicate: this document was already stored"},
+}
+
+
+@router.post("", response_model=IngestOut, status_code=201, responses=_INGEST_RESPONSES,
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"type": "object", "additionalProperties": True}}}}})
+async def ingest_results(
+    request: Request, response: Response, session: SessionDep, settings: SettingsDep,
+    _token: TokenDep, commit: str | None = None, machine: str | None = None,
+    tag: str | None = None, run_id: int | None = None, repository: str | None = None,
+) -> IngestOut:
+    doc = await _json_body(request)
+    out = ingest.ingest_harness(session, settings, doc,
+                                _target(commit, machine, tag, run_id, repository))
+    if out.duplicate:
+        response.status_code = 200
+    return out
+
+
+@router.post("/gbench", response_model=IngestOut, status_code=201, responses=_INGEST_RESPONSES,
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"type": "object", "additionalProperties": True}}}}})
+async def ingest_gbench(
+    request: Request, response: Response, session: SessionDep, settings: SettingsDep,
+    _token: TokenDep, commit: Annotated[str | None, Query()] = None,
+    machine: str | None = None, tag: str | None = None, run_id: int | None = None,
+    repository: str | None = None,
+    dataset: Annotated[str | None, Query(description="dataset name (default: gbench)")] = None,
+) -> IngestOut:
+    doc = await _json_body(request)
+    batch, _skipped = gbench_batch(doc, _target(commit, machine, tag, run_id, repository),
+                                   dataset)
+    out = ingest.store_batch(session, settings, batch)
+    if out.duplicate:
+        response.status_code = 200
+    return out

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+
+from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
+from basketbench.schemas.runs import RunOut, RunPage, RunUpdate
+from basketbench.services import runs as service
+from basketbench.services.catalog import runs_filter
+
+router = APIRouter(prefix="/runs", tags=["runs"])
+Pages = Annotated[PageParams, Depends(page_params)]
+
+
+@router.get("", response_model=RunPage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
+def list_runs(session: SessionDep, page: Pages, status: str | None = None,
+              stage: str | None = None, tag: str | None = None, machine: str | None = None,
+              commit: str | None = None) -> Any:
+    stmt = runs_filter(service.run_query(), session, status, stage, tag, machine, commit)
+    rows, total = fetch_page(session, stmt, page)
+    return respond([service.to_out(r) for r in rows], total, page, "runs", RunPage)
+
+
+@router.get("/{run_id}", response_model=RunOut, dependencies=[ReadAccess])
+def get_run(session: SessionDep, run_id: int) -> RunOut:
+    return service.get_run_out(session, run_id)
+
+
+@router.patch("/{run_id}", response_model=RunOut)
+def update_run(session: SessionDep, _token: TokenDep, run_id: int, body: RunUpdate) -> RunOut:
+    return service.update_run(session, run_id, body)

@@ -1,0 +1,1 @@
+"""Settings, database engine, auth primitives and the task queue."""

@@ -1,0 +1,120 @@
+"""One settings object for the whole backend.
+
+Values come from environment variables prefixed ``BASKETBENCH_`` or from a
+settings file named by ``BASKETBENCH_SETTINGS_FILE`` (``.env`` style
+``KEY=value`` lines, or TOML when the name ends in ``.toml``); the
+environment wins over the file. See docs/configuration.md.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+ENV_PREFIX = "BASKETBENCH_"
+
+
+class _TomlSource(PydanticBaseSettingsSource):
+    """Reads a TOML settings file; keys with or without the prefix, any case."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path) -> None:
+        super().__init__(settings_cls)
+        self._data: dict[str, Any] = {}
+        raw = tomllib.loads(path.read_text())
+        table = raw.get("basketbench", raw)
+        for key, value in table.items():
+            name = key.lower().removeprefix(ENV_PREFIX.lower())
+            self._data[name] = value
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self._data.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return {k: v for k, v in self._data.items() if k in self.settings_cls.model_fields}
+
+
+def _settings_file() -> Path | None:
+    name = os.environ.get(ENV_PREFIX + "SETTINGS_FILE")
+    return Path(name) if name else None
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
+
+    database_url: str | None = None
+    """SQLAlchemy URL; unset = SQLite file ``<data_dir>/basketbench.sqlite``."""
+    data_dir: Path = Path(".basketbench")
+    broker_url: str | None = None
+    """Celery broker (e.g. redis://127.0.0.1:6379/0); unset = embedded mode."""
+    webhook_secret: str | None = None
+    private_reads: bool = False
+    frontend_dist: Path | None = None
+    cors_origins: list[str] = []
+    default_repository: str = "root-project/root"
+    default_suite: str = "default"
+    log_level: str = "info"
+    dispatch: Literal["auto", "none"] = "auto"
+    """auto: Celery when broker_url is set, else inline (embedded); none: runs stay
+    'queued' in the database (external schedulers, tests)."""
+    db_pool_size: int = 10
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            if value.startswith("["):
+                return value  # JSON list, parsed by pydantic
+            return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise_url(cls, value: str | None) -> str | None:
+        # Plain postgres URLs get the psycopg 3 driver.
+        if value and value.startswith(("postgres://", "postgresql://")):
+            return "postgresql+psycopg://" + value.split("://", 1)[1]
+        return value or None
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'basketbench.sqlite').resolve()}"
+
+    @property
+    def embedded(self) -> bool:
+        return not self.broker_url
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        path = _settings_file()
+        if path is not None:
+            if path.suffix == ".toml":
+                sources.append(_TomlSource(settings_cls, path))
+            else:
+                from pydantic_settings import DotEnvSettingsSource
+
+                sources.append(
+                    DotEnvSettingsSource(settings_cls, env_file=path, env_prefix=ENV_PREFIX)
+                )
+        return tuple(sources)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,121 @@
+"""Terminal tables (rich) for result documents and corpora."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from basketbench.harness.corpus_format import Corpus
+
+# Dimensions shown only when a run varies them, so the common table stays narrow.
+_OPTIONAL_COLUMNS = (
+    ("dictionary_size", "dict"),
+    ("basket_size", "basket size"),
+    ("mode", "mode"),
+    ("threads", "threads"),
+)
+
+
+def setting_label(result: dict[str, Any]) -> str:
+    if result["codec"] == "memcpy":
+        return "memcpy"
+    return f"{result['codec']}-{result['level']} ({result['setting']})"
+
+
+def speed_label(stats: dict[str, Any] | None) -> str:
+    if stats is None:
+        return "-"
+    return f"{stats['median']:.1f} ± {100 * stats['cv']:.1f}%"
+
+
+def _size_label(value: int, zero: str) -> str:
+    if value == 0:
+        return zero
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= scale and value % scale == 0:
+            return f"{value // scale} {unit}"
+    return str(value)
+
+
+def results_table(doc: dict[str, Any]) -> Table:
+    results = doc["results"]
+    varying = [
+        (key, title) for key, title in _OPTIONAL_COLUMNS if len({r[key] for r in results}) > 1
+    ]
+    machine = doc["machine"]
+    table = Table(
+        title=f"rzbench ({doc['backend']}) on {machine['cpu_model']}",
+        caption="MB/s = uncompressed 10^6 bytes per second, median ± CV over samples",
+    )
+    table.add_column("dataset")
+    table.add_column("setting")
+    table.add_column("precond.")
+    for _, title in varying:
+        table.add_column(title, justify="right")
+    table.add_column("ratio", justify="right")
+    table.add_column("compress MB/s", justify="right")
+    table.add_column("decompress MB/s", justify="right")
+    table.add_column("roundtrip")
+    for r in results:
+        zero_labels = {"dictionary_size": "none", "basket_size": "as stored"}
+        extra = [
+            _size_label(r[key], zero_labels[key]) if key in zero_labels else str(r[key])
+            for key, _ in varying
+        ]
+        if r["error"] is not None:
+            roundtrip = f"[red]FAILED: {escape(r['error'])}[/red]"
+        else:
+            roundtrip = "[green]ok[/green]" if r["roundtrip_ok"] else "[red]mismatch[/red]"
+        table.add_row(
+            escape(r["dataset"]),
+            setting_label(r),
+            r["preconditioner"],
+            *extra,
+            f"{r['ratio']:.3f}",
+            speed_label(r["compress_mbps"]),
+            speed_label(r["decompress_mbps"]),
+            roundtrip,
+        )
+    return table
+
+
+def corpus_table(corpus: Corpus) -> Table:
+    table = Table(title=f"corpus {corpus.name!r} ({corpus.path})", caption=corpus.created_by)
+    table.add_column("file")
+    table.add_column("fCompress", justify="right")
+    table.add_column("trees")
+    table.add_column("baskets", justify="right")
+    table.add_column("compressed", justify="right")
+    table.add_column("embedded", justify="right")
+    table.add_column("raw bytes", justify="right")
+    table.add_column("ROOT bytes", justify="right")
+    table.add_column("ROOT ratio", justify="right")
+    for index, file in enumerate(corpus.files):
+        baskets = [b for b in corpus.baskets if b.file == index]
+        compressed = [b for b in baskets if b.root_compressed is not None]
+        raw_of_compressed = sum(b.raw[1] for b in compressed)
+        root_bytes = sum(b.root_compressed_bytes for b in compressed)
+        trees = sorted({b.tree for b in baskets})
+        table.add_row(
+            escape(file.path),
+            str(file.fcompress),
+            escape(", ".join(trees)),
+            str(len(baskets)),
+            str(len(compressed)),
+            str(sum(b.embedded for b in baskets)),
+            f"{sum(b.raw[1] for b in baskets):,}",
+            f"{root_bytes:,}",
+            f"{raw_of_compressed / root_bytes:.3f}" if root_bytes else "-",
+        )
+    return table
+
+
+def console(*, stderr: bool = False) -> Console:
+    """A console that wraps only on a terminal: piped output keeps whole table rows."""
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else 240
+    return Console(stderr=stderr, soft_wrap=True, width=width)

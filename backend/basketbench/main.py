@@ -1,0 +1,105 @@
+"""The FastAPI application: routers under /api/v1, one error format, the built SPA at /."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
+from starlette.staticfiles import StaticFiles
+
+from basketbench.api import errors
+from basketbench.api.routes import analysis, catalog, ci, health, machines, results, runs
+from basketbench.core.config import Settings, get_settings
+from basketbench.core.db import make_engine, make_sessionmaker
+from basketbench.schemas.common import ErrorBody
+
+API_PREFIX = "/api/v1"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+log = logging.getLogger(__name__)
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": text}
+    for status, text in ((400, "bad request"), (401, "missing or invalid token / signature"),
+                         (404, "not found"), (422, "invalid input, with every reason"))
+}
+
+
+def operation_id(route: APIRoute) -> str:
+    """"{tag}-{route name}", so the generated TypeScript client reads
+    ``MachinesService.listMachines``."""
+    return f"{route.tags[0]}-{route.name}" if route.tags else route.name
+
+
+def api_router() -> APIRouter:
+    api = APIRouter(prefix=API_PREFIX, responses=ERROR_RESPONSES)
+    for router in (health.router, catalog.repositories, catalog.commits, machines.router,
+                   catalog.datasets, catalog.configurations, runs.router, results.router,
+                   analysis.router, ci.router):
+        api.include_router(router)
+    return api
+
+
+def frontend_dist(settings: Settings) -> Path | None:
+    path = settings.frontend_dist or REPO_ROOT / "frontend" / "dist"
+    return path if (path / "index.html").is_file() else None
+
+
+def mount_frontend(app: FastAPI, dist: Path) -> None:
+    """Static files, and index.html for every other non-API path (history-API routing)."""
+    if (dist / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
+    index = dist / "index.html"
+    root = dist.resolve()
+
+    @app.get("/{path:path}", include_in_schema=False, response_model=None)
+    def spa(path: str) -> FileResponse | JSONResponse:
+        if path.startswith(API_PREFIX.strip("/") + "/") or path == API_PREFIX.strip("/"):
+            return errors.error_response(404, "not_found", f"no API route /{path}")
+        candidate = (dist / path).resolve()
+        if path and candidate.is_file() and candidate.is_relative_to(root):
+            return FileResponse(candidate)
+        return FileResponse(index)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    engine = make_engine(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="basketbench",
+        version="1",
+        description="Continuous performance tracking of ROOT's I/O compression. "
+                    "Reads are public unless BASKETBENCH_PRIVATE_READS=true; writes need "
+                    "`Authorization: Bearer <token>` (`basketbench token create`).",
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+        generate_unique_id_function=operation_id,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = make_sessionmaker(engine)
+    errors.install(app)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=True,
+            allow_methods=["*"], allow_headers=["*"])
+    app.include_router(api_router())
+    dist = frontend_dist(settings)
+    if dist is not None:
+        mount_frontend(app, dist)
+    return app

@@ -1,0 +1,82 @@
+"""Results (run x dataset x configuration on a commit x machine) and the documents
+they came from. ``commit_id`` and ``machine_id`` are copied onto every result so the
+history / tradeoff / compare queries hit one table through one index each."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from basketbench.models.base import Base, BigId, Json, Timestamp, utcnow
+
+SPEED_METRICS = ("compress_mbps", "decompress_mbps")
+EXACT_METRICS = ("ratio", "compressed_bytes")
+METRICS = EXACT_METRICS + SPEED_METRICS
+
+
+class ResultDocument(Base):
+    """One ingested document; ``sha256`` of its canonical JSON makes ingest idempotent."""
+
+    __tablename__ = "result_documents"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(20), default="harness")
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
+    machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
+    tool: Mapped[str | None] = mapped_column(String(100))
+    backend: Mapped[str | None] = mapped_column(String(20))
+    root_commit: Mapped[str | None] = mapped_column(String(64))
+    parameters: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    result_count: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    received_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class Result(Base):
+    __tablename__ = "results"
+    __table_args__ = (
+        # history: one series (machine, dataset, configuration) over commits
+        Index("ix_results_series", "machine_id", "dataset_id", "configuration_id", "commit_id"),
+        # tradeoff (commit, machine, dataset) and compare (commit, machine[, dataset])
+        Index("ix_results_commit_machine", "commit_id", "machine_id", "dataset_id",
+              "configuration_id"),
+        Index("ix_results_run_id", "run_id"),
+        Index("ix_results_document_id", "document_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("result_documents.id", ondelete="CASCADE"))
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
+    commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
+    machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id", ondelete="CASCADE"))
+    configuration_id: Mapped[int] = mapped_column(
+        ForeignKey("configurations.id", ondelete="CASCADE"))
+    uncompressed_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    compressed_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    ratio: Mapped[float | None] = mapped_column(Float)
+    roundtrip_ok: Mapped[bool] = mapped_column(Boolean, default=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    dictionary_train_ms: Mapped[float | None] = mapped_column(Float)
+    c_median: Mapped[float | None] = mapped_column(Float)
+    c_min: Mapped[float | None] = mapped_column(Float)
+    c_max: Mapped[float | None] = mapped_column(Float)
+    c_mean: Mapped[float | None] = mapped_column(Float)
+    c_stddev: Mapped[float | None] = mapped_column(Float)
+    c_cv: Mapped[float | None] = mapped_column(Float)
+    c_n: Mapped[int | None] = mapped_column(Integer)
+    c_samples: Mapped[list[float] | None] = mapped_column(Json)
+    d_median: Mapped[float | None] = mapped_column(Float)
+    d_min: Mapped[float | None] = mapped_column(Float)
+    d_max: Mapped[float | None] = mapped_column(Float)
+    d_mean: Mapped[float | None] = mapped_column(Float)
+    d_stddev: Mapped[float | None] = mapped_column(Float)
+    d_cv: Mapped[float | None] = mapped_column(Float)
+    d_n: Mapped[int | None] = mapped_column(Integer)
+    d_samples: Mapped[list[float] | None] = mapped_column(Json)

@@ -1,0 +1,40 @@
+"""Runs: one commit x machine (tag) x suite, moved along by a worker."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from basketbench.models.base import Base, Json, Timestamp, utcnow
+
+RUN_STATUSES = ("queued", "running", "succeeded", "failed", "cancelled")
+
+
+class Run(Base):
+    __tablename__ = "runs"
+    __table_args__ = (
+        Index("ix_runs_commit_id", "commit_id"),
+        Index("ix_runs_status_created", "status", "created_at"),
+        Index("ix_runs_tag", "tag"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
+    machine_id: Mapped[int | None] = mapped_column(ForeignKey("machines.id", ondelete="SET NULL"))
+    tag: Mapped[str] = mapped_column(String(100))
+    suite: Mapped[str] = mapped_column(String(100), default="default")
+    status: Mapped[str] = mapped_column(String(20), default="queued")
+    stage: Mapped[str | None] = mapped_column(String(50))
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    trigger: Mapped[str] = mapped_column(String(50), default="manual")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    timings: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    log_tail: Mapped[str | None] = mapped_column(Text)
+    build_cache_hit: Mapped[bool | None] = mapped_column(Boolean)
+    result_count: Mapped[int] = mapped_column(Integer, default=0)

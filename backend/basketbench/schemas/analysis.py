@@ -1,0 +1,109 @@
+"""History, tradeoff and compare answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel
+
+from basketbench.schemas.catalog import ConfigurationOut, MachineRef
+
+Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"]
+
+
+class SeriesOut(BaseModel):
+    machine: MachineRef
+    dataset: str
+    configuration: ConfigurationOut
+    metric: str
+
+
+class HistoryPoint(BaseModel):
+    sha: str
+    order: int
+    date: datetime | None
+    author: str | None
+    message: str | None
+    value: float
+    min: float | None
+    max: float | None
+    stddev: float | None
+    n: int | None
+    run_id: int | None
+
+
+class HistoryChange(BaseModel):
+    sha: str
+    previous_sha: str
+    delta_pct: float
+    p_value: float | None
+
+
+class HistoryOut(BaseModel):
+    series: SeriesOut | None
+    points: list[HistoryPoint]
+    changes: list[HistoryChange]
+    downsampled: bool
+    total_points: int
+
+
+class SpeedSummary(BaseModel):
+    median: float
+    min: float | None
+    max: float | None
+
+
+class Relative(BaseModel):
+    ratio: float | None
+    compressed_bytes: float | None
+    compress_mbps: float | None
+    decompress_mbps: float | None
+
+
+class TradeoffPoint(BaseModel):
+    configuration_id: int
+    setting: int
+    algorithm: int
+    codec: str
+    level: int
+    label: str
+    ratio: float | None
+    compressed_bytes: int | None
+    compress_mbps: SpeedSummary | None
+    decompress_mbps: SpeedSummary | None
+    pareto_compress: bool
+    pareto_decompress: bool
+    relative: Relative | None
+
+
+class TradeoffOut(BaseModel):
+    commit: str
+    machine: MachineRef
+    dataset: str
+    reference: int | None
+    points: list[TradeoffPoint]
+
+
+class CompareSide(BaseModel):
+    commit: str
+    machine: MachineRef
+
+
+class CompareRow(BaseModel):
+    dataset: str
+    configuration: ConfigurationOut
+    metric: str
+    base: float | None
+    head: float | None
+    delta_pct: float | None
+    p_value: float | None
+    significant: bool
+    regression: bool
+
+
+class CompareOut(BaseModel):
+    base: CompareSide
+    head: CompareSide
+    rows: list[CompareRow]
+    mode: Literal["commits", "machines"]

@@ -1,0 +1,136 @@
+"""Repositories, commits, machines, datasets, configurations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from basketbench.schemas.common import OrmModel, Page
+
+
+class RepositoryOut(OrmModel):
+    id: int
+    name: str
+    url: str | None = None
+    commit_count: int = 0
+
+
+class RepositoryPage(Page[RepositoryOut]):
+    pass
+
+
+class CommitOut(OrmModel):
+    id: int
+    repository: str
+    sha: str
+    parents: list[str]
+    author: str | None
+    author_email: str | None = None
+    date: datetime | None
+    message: str | None
+    branch: str | None
+    order: int
+
+
+class CommitPage(Page[CommitOut]):
+    pass
+
+
+class MachineIn(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    tag: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")
+    fingerprint: dict[str, Any]
+    fingerprint_hash: str | None = Field(
+        default=None, description="Defaults to fingerprint['fingerprint_hash'] or a sha256 "
+        "over the canonical fingerprint without hostname.")
+
+
+class MachineOut(OrmModel):
+    id: int
+    name: str
+    tag: str
+    version: int
+    fingerprint: dict[str, Any]
+    fingerprint_hash: str
+    registered_at: datetime
+    last_heartbeat: datetime | None
+    active: bool
+    result_count: int = 0
+    latest_commit: str | None = None
+
+
+class MachinePage(Page[MachineOut]):
+    pass
+
+
+class MachineRegistered(MachineOut):
+    created: bool = Field(description="false when this name + fingerprint was already known")
+
+
+class DatasetOut(OrmModel):
+    id: int
+    name: str
+    source: str | None
+    bytes: int | None
+    baskets: int | None = None
+    checksum: str | None
+
+
+class DatasetPage(Page[DatasetOut]):
+    pass
+
+
+class ConfigurationOut(OrmModel):
+    id: int
+    setting: int
+    algorithm: int
+    codec: str
+    level: int
+    preconditioner: str
+    dictionary_size: int
+    basket_size: int
+    mode: str
+    threads: int
+    label: str
+
+
+class ConfigurationPage(Page[ConfigurationOut]):
+    pass
+
+
+class MachineRef(BaseModel):
+    id: int
+    name: str
+    tag: str
+    version: int
+
+
+class Dimensions(BaseModel):
+    settings: list[int]
+    algorithms: list[int]
+    codecs: list[str]
+    preconditioners: list[str]
+    dictionary_sizes: list[int]
+    basket_sizes: list[int]
+    modes: list[str]
+    threads: list[int]
+    datasets: list[str]
+    machines: list[MachineRef]
+    tags: list[str]
+
+
+class LatestOut(BaseModel):
+    configuration: ConfigurationOut
+    dataset: str
+    machine: MachineRef
+    commit: str
+    ratio: float | None
+    compressed_bytes: int | None
+    compress_mbps: float | None
+    decompress_mbps: float | None
+
+
+class LatestPage(Page[LatestOut]):
+    pass

@@ -1,0 +1,40 @@
+"""Webhook and trigger shapes."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class WebhookOut(BaseModel):
+    delivery: str
+    event: str
+    run_ids: list[int]
+    duplicate: bool = False
+    ignored: bool = False
+
+
+class TriggerIn(BaseModel):
+    repository: str | None = Field(default=None, description="default: settings.default_repository")
+    commits: list[str] = Field(default_factory=list, max_length=5000)
+    commit_from: str | None = None
+    commit_to: str | None = None
+    tags: list[str] | None = Field(default=None, description="default: every registered tag")
+    suite: str = Field(default="default", max_length=100)
+    branch: str | None = None
+
+
+class TriggerOut(BaseModel):
+    run_ids: list[int]
+    commits: list[str]
+    tags: list[str]
+
+
+class TokenCheck(BaseModel):
+    name: str
+
+
+class Health(BaseModel):
+    status: str
+    database: str
+    version: str
+    embedded: bool

@@ -1,0 +1,53 @@
+"""Runs as seen by the UI and updated by workers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from basketbench.schemas.common import Page
+
+RunStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]
+
+
+class RunOut(BaseModel):
+    id: int
+    commit: str
+    repository: str
+    tag: str
+    machine: str | None
+    machine_id: int | None
+    suite: str
+    status: str
+    stage: str | None
+    progress: float
+    trigger: str
+    attempts: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    timings: dict[str, Any]
+    log_tail: str | None
+    build_cache_hit: bool | None
+    result_count: int
+
+
+class RunPage(Page[RunOut]):
+    pass
+
+
+class RunUpdate(BaseModel):
+    """Worker update; every field optional, only given fields change."""
+
+    status: RunStatus | None = None
+    stage: str | None = Field(default=None, max_length=50)
+    progress: float | None = Field(default=None, ge=0, le=1)
+    log_tail: str | None = None
+    timings: dict[str, Any] | None = None
+    build_cache_hit: bool | None = None
+    machine_id: int | None = None
+    attempts: int | None = Field(default=None, ge=0)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None

@@ -1,0 +1,1 @@
+"""Plain functions holding the queries and rules; routes and tasks call them."""

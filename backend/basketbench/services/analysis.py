@@ -1,0 +1,359 @@
+"""history, tradeoff and compare: aggregated in SQL, only what is shown is fetched."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Float, cast, func, null, select
+from sqlalchemy.orm import Session
+
+from basketbench.models import Commit, Configuration, Dataset, Machine, Result
+from basketbench.models.result import EXACT_METRICS, METRICS
+from basketbench.schemas.analysis import (
+    CompareOut,
+    CompareRow,
+    CompareSide,
+    HistoryChange,
+    HistoryOut,
+    HistoryPoint,
+    Relative,
+    SeriesOut,
+    SpeedSummary,
+    TradeoffOut,
+    TradeoffPoint,
+)
+from basketbench.services.catalog import configuration_out, machine_ref, order_bounds
+from basketbench.services.errors import BadRequest, NotFound
+from basketbench.services.lookup import get_commit, get_configuration, get_dataset, get_machine
+from basketbench.services.stats import exact_change, speed_change
+
+MAX_CHANGE_TESTS = 400  # candidate pairs tested per history request
+
+
+@dataclass
+class ConfigSelector:
+    """A configuration by id or by its fields (setting is needed for history)."""
+
+    configuration_id: int | None = None
+    setting: int | None = None
+    codec: str | None = None
+    preconditioner: str = "none"
+    dictionary_size: int = 0
+    basket_size: int = 0
+    mode: str = "basket"
+    threads: int = 1
+
+    def clauses(self, with_setting: bool = True) -> list[Any]:
+        out = [Configuration.preconditioner == self.preconditioner,
+               Configuration.dictionary_size == self.dictionary_size,
+               Configuration.basket_size == self.basket_size,
+               Configuration.mode == self.mode, Configuration.threads == self.threads]
+        if with_setting and self.setting is not None:
+            out.append(Configuration.setting == self.setting)
+        if self.codec is not None:
+            out.append(Configuration.codec == self.codec)
+        return out
+
+
+def _metric_columns(metric: str) -> tuple[Any, Any, Any, Any, Any]:
+    """(value, min, max, stddev, n) aggregates for one metric over a commit's results."""
+    if metric == "ratio":
+        col = Result.ratio
+        return func.avg(col), func.min(col), func.max(col), cast(null(), Float), func.count(col)
+    if metric == "compressed_bytes":
+        col = Result.compressed_bytes
+        return func.avg(col), func.min(col), func.max(col), cast(null(), Float), func.count(col)
+    p = "c" if metric == "compress_mbps" else "d"
+    return (func.avg(getattr(Result, f"{p}_median")), func.min(getattr(Result, f"{p}_min")),
+            func.max(getattr(Result, f"{p}_max")), func.max(getattr(Result, f"{p}_stddev")),
+            func.sum(getattr(Result, f"{p}_n")))
+
+
+def _resolve_configuration(session: Session, sel: ConfigSelector) -> Configuration:
+    if sel.configuration_id is not None:
+        return get_configuration(session, sel.configuration_id)
+    if sel.setting is None:
+        raise BadRequest("give configuration_id or setting")
+    confs = list(session.scalars(select(Configuration).where(*sel.clauses()).limit(2)))
+    if not confs:
+        raise NotFound("no configuration matches these fields")
+    if len(confs) > 1:
+        raise BadRequest("several configurations match; give codec or configuration_id",
+                         [c.id for c in confs])
+    return confs[0]
+
+
+def _samples_column(metric: str) -> Any:
+    return Result.c_samples if metric == "compress_mbps" else Result.d_samples
+
+
+def history(session: Session, machine: str, dataset: str, metric: str, sel: ConfigSelector,
+            commit_from: str | None, commit_to: str | None, max_points: int) -> HistoryOut:
+    if metric not in METRICS:
+        raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
+    m = get_machine(session, machine)
+    ds = get_dataset(session, dataset)
+    conf = _resolve_configuration(session, sel)
+    lo, hi = order_bounds(session, commit_from, commit_to)
+    value, vmin, vmax, vstd, n = _metric_columns(metric)
+    stmt = (select(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
+                   Commit.message, value, vmin, vmax, vstd, n, func.max(Result.run_id))
+            .join(Commit, Commit.id == Result.commit_id)
+            .where(Result.machine_id == m.id, Result.dataset_id == ds.id,
+                   Result.configuration_id == conf.id)
+            .group_by(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
+                      Commit.message)
+            .order_by(Commit.order, Commit.date, Commit.id))
+    if lo is not None:
+        stmt = stmt.where(Commit.order >= lo)
+    if hi is not None:
+        stmt = stmt.where(Commit.order <= hi)
+    rows = [r for r in session.execute(stmt).all() if r[6] is not None]
+    commit_ids = [r[0] for r in rows]
+    points = [HistoryPoint(sha=r[1], order=r[2], date=r[3], author=r[4],
+                           message=(r[5] or "").split("\n", 1)[0][:200] or None, value=r[6],
+                           min=r[7], max=r[8], stddev=r[9], n=r[10], run_id=r[11])
+              for r in rows]
+    changes = _changes(session, m.id, ds.id, conf.id, metric, points, commit_ids)
+    total = len(points)
+    downsampled = total > max_points
+    if downsampled:
+        keep = {c.sha for c in changes} | {c.previous_sha for c in changes}
+        points = _downsample(points, max_points, keep)
+    return HistoryOut(
+        series=SeriesOut(machine=machine_ref(m), dataset=ds.name,
+                         configuration=configuration_out(conf), metric=metric),
+        points=points, changes=changes, downsampled=downsampled, total_points=total)
+
+
+def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, metric: str,
+             points: list[HistoryPoint], commit_ids: list[int]) -> list[HistoryChange]:
+    changes: list[HistoryChange] = []
+    if metric in EXACT_METRICS:
+        for prev, cur in zip(points, points[1:], strict=False):
+            delta, changed = exact_change(prev.value, cur.value)
+            if changed and delta is not None and math.isfinite(delta):
+                changes.append(HistoryChange(sha=cur.sha, previous_sha=prev.sha,
+                                             delta_pct=delta, p_value=None))
+        return changes
+    # Speed: screen on the medians first, then test only the candidates on their samples.
+    candidates = []
+    for i in range(1, len(points)):
+        delta, _, _ = speed_change(points[i - 1].value, points[i].value, None, None)
+        if delta is not None and math.isfinite(delta) and abs(delta) >= 2.0:
+            candidates.append(i)
+    candidates = sorted(candidates, key=lambda i: -abs(points[i].value / points[i - 1].value - 1)
+                        )[:MAX_CHANGE_TESTS]
+    needed = {commit_ids[i] for i in candidates} | {commit_ids[i - 1] for i in candidates}
+    samples: dict[int, list[float]] = defaultdict(list)
+    if needed:
+        col = _samples_column(metric)
+        for cid, s in session.execute(
+                select(Result.commit_id, col).where(
+                    Result.machine_id == machine_id, Result.dataset_id == dataset_id,
+                    Result.configuration_id == conf_id, Result.commit_id.in_(needed))):
+            samples[cid].extend(s or [])
+    for i in sorted(candidates):
+        delta, p, significant = speed_change(points[i - 1].value, points[i].value,
+                                             samples.get(commit_ids[i - 1]),
+                                             samples.get(commit_ids[i]))
+        if significant and delta is not None:
+            changes.append(HistoryChange(sha=points[i].sha, previous_sha=points[i - 1].sha,
+                                         delta_pct=delta, p_value=p))
+    return changes
+
+
+def _downsample(points: list[HistoryPoint], max_points: int,
+                keep: set[str]) -> list[HistoryPoint]:
+    """One real point per bucket (its median), with min/max widened to the bucket's
+    envelope so spikes stay visible; change points are always kept."""
+    size = math.ceil(len(points) / max_points)
+    out: list[HistoryPoint] = []
+    for start in range(0, len(points), size):
+        bucket = points[start:start + size]
+        kept = [p for p in bucket if p.sha in keep]
+        rest = [p for p in bucket if p.sha not in keep]
+        if rest:
+            rep = sorted(rest, key=lambda p: p.value)[len(rest) // 2]
+            mins = [p.min for p in rest if p.min is not None]
+            maxs = [p.max for p in rest if p.max is not None]
+            kept.append(rep.model_copy(update={
+                "min": min(mins) if mins else rep.min, "max": max(maxs) if maxs else rep.max,
+                "n": sum(p.n or 0 for p in rest)}))
+        out.extend(sorted(kept, key=lambda p: p.order))
+    return out
+
+
+def _pareto(values: list[tuple[float, float] | None]) -> list[bool]:
+    """Maximise both coordinates; a point is on the front if nothing dominates it."""
+    flags = [False] * len(values)
+    live = [(v, i) for i, v in enumerate(values) if v is not None]
+    # Sort by ratio desc, speed desc: a point is on the front iff its speed beats
+    # every point with a higher-or-equal ratio seen so far.
+    live.sort(key=lambda t: (-t[0][0], -t[0][1]))
+    best = -math.inf
+    for (_ratio, speed), i in live:
+        if speed > best:
+            flags[i] = True
+            best = speed
+    return flags
+
+
+def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: ConfigSelector,
+             reference: int | None) -> TradeoffOut:
+    c = get_commit(session, commit)
+    m = get_machine(session, machine)
+    ds = get_dataset(session, dataset)
+    stmt = (select(Configuration, func.avg(Result.ratio), func.avg(Result.compressed_bytes),
+                   func.avg(Result.c_median), func.min(Result.c_min), func.max(Result.c_max),
+                   func.avg(Result.d_median), func.min(Result.d_min), func.max(Result.d_max))
+            .join(Configuration, Configuration.id == Result.configuration_id)
+            .where(Result.commit_id == c.id, Result.machine_id == m.id,
+                   Result.dataset_id == ds.id, *sel.clauses(with_setting=False))
+            .group_by(Configuration.id)
+            .order_by(Configuration.setting, Configuration.codec))
+    rows = session.execute(stmt).all()
+    if reference is not None and not any(r[0].setting == reference for r in rows):
+        raise NotFound(f"reference setting {reference} has no result here")
+
+    def speed(median: Any, lo: Any, hi: Any) -> SpeedSummary | None:
+        return None if median is None else SpeedSummary(median=median, min=lo, max=hi)
+
+    def front(idx: int) -> list[bool]:
+        return _pareto([
+            (r[1], r[idx]) if r[1] is not None and r[idx] is not None
+            and r[0].codec != "memcpy" else None for r in rows])
+
+    pc, pd = front(3), front(6)
+    ref = next((r for r in rows if r[0].setting == reference), None)
+
+    def rel(a: Any, b: Any) -> float | None:
+        return None if a is None or b in (None, 0) else float(a) / float(b)
+
+    points = []
+    for i, r in enumerate(rows):
+        conf = r[0]
+        relative = None
+        if ref is not None:
+            relative = Relative(ratio=rel(r[1], ref[1]), compressed_bytes=rel(r[2], ref[2]),
+                                compress_mbps=rel(r[3], ref[3]),
+                                decompress_mbps=rel(r[6], ref[6]))
+        points.append(TradeoffPoint(
+            configuration_id=conf.id, setting=conf.setting, algorithm=conf.algorithm,
+            codec=conf.codec, level=conf.level, label=conf.label, ratio=r[1],
+            compressed_bytes=int(r[2]) if r[2] is not None else None,
+            compress_mbps=speed(r[3], r[4], r[5]), decompress_mbps=speed(r[6], r[7], r[8]),
+            pareto_compress=pc[i], pareto_decompress=pd[i], relative=relative))
+    return TradeoffOut(commit=c.sha, machine=machine_ref(m), dataset=ds.name,
+                       reference=reference, points=points)
+
+
+@dataclass
+class _Side:
+    ratio: list[float]
+    cbytes: list[float]
+    c_median: list[float]
+    d_median: list[float]
+    c_samples: list[float]
+    d_samples: list[float]
+
+
+def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | None,
+          metrics: list[str]) -> dict[tuple[int, int], _Side]:
+    want_c = "compress_mbps" in metrics
+    want_d = "decompress_mbps" in metrics
+    cols = [Result.dataset_id, Result.configuration_id, Result.ratio, Result.compressed_bytes,
+            Result.c_median, Result.d_median,
+            Result.c_samples if want_c else Result.c_n, Result.d_samples if want_d else Result.d_n]
+    stmt = select(*cols).where(Result.commit_id == commit_id, Result.machine_id == machine_id)
+    if dataset_id is not None:
+        stmt = stmt.where(Result.dataset_id == dataset_id)
+    out: dict[tuple[int, int], _Side] = {}
+    for row in session.execute(stmt).all():
+        ds, conf, ratio, cb, cm, dm, cs, dsmp = tuple(row)
+        side = out.setdefault((ds, conf), _Side([], [], [], [], [], []))
+        for lst, v in ((side.ratio, ratio), (side.cbytes, cb), (side.c_median, cm),
+                       (side.d_median, dm)):
+            if v is not None:
+                lst.append(float(v))
+        if want_c and cs:
+            side.c_samples.extend(cs)
+        if want_d and dsmp:
+            side.d_samples.extend(dsmp)
+    return out
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def compare(session: Session, base_commit: str | None, head_commit: str | None,
+            machine: str | None, base_machine: str | None, head_machine: str | None,
+            commit: str | None, dataset: str | None, metric: str | None,
+            only_significant: bool) -> CompareOut:
+    if metric is not None and metric not in METRICS:
+        raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
+    if base_commit and head_commit and machine:
+        mode = "commits"
+        mb = mh = get_machine(session, machine)
+        cb, ch = get_commit(session, base_commit), get_commit(session, head_commit)
+    elif base_machine and head_machine and commit:
+        mode = "machines"
+        mb, mh = get_machine(session, base_machine), get_machine(session, head_machine)
+        cb = ch = get_commit(session, commit)
+    else:
+        raise BadRequest("give base_commit+head_commit+machine or "
+                         "base_machine+head_machine+commit")
+    ds_id = get_dataset(session, dataset).id if dataset else None
+    metrics = [metric] if metric else list(METRICS)
+    base = _side(session, cb.id, mb.id, ds_id, metrics)
+    head = _side(session, ch.id, mh.id, ds_id, metrics)
+    keys = sorted(base.keys() & head.keys())
+    confs = {c.id: c for c in session.scalars(
+        select(Configuration).where(Configuration.id.in_({k[1] for k in keys})))}
+    names = dict(session.execute(select(Dataset.id, Dataset.name).where(
+        Dataset.id.in_({k[0] for k in keys}))).all())
+    rows: list[CompareRow] = []
+    for key in keys:
+        b, h = base[key], head[key]
+        conf_out = configuration_out(confs[key[1]])
+        for met in metrics:
+            p_value: float | None = None
+            if met == "ratio":
+                bv, hv = _mean(b.ratio), _mean(h.ratio)
+                delta, significant = exact_change(bv, hv)
+                regression = significant and (hv or 0) < (bv or 0)
+            elif met == "compressed_bytes":
+                bv, hv = _mean(b.cbytes), _mean(h.cbytes)
+                delta, significant = exact_change(bv, hv)
+                regression = significant and (hv or 0) > (bv or 0)
+            else:
+                c = met == "compress_mbps"
+                bv = _mean(b.c_median if c else b.d_median)
+                hv = _mean(h.c_median if c else h.d_median)
+                delta, p_value, significant = speed_change(
+                    bv, hv, b.c_samples if c else b.d_samples, h.c_samples if c else h.d_samples)
+                regression = significant and (hv or 0) < (bv or 0)
+            if bv is None and hv is None:
+                continue
+            if only_significant and not significant:
+                continue
+            if delta is not None and not math.isfinite(delta):
+                delta = None
+            rows.append(CompareRow(
+                dataset=names[key[0]], configuration=conf_out, metric=met, base=bv, head=hv,
+                delta_pct=delta, p_value=p_value, significant=significant,
+                regression=regression))
+    return CompareOut(base=CompareSide(commit=cb.sha, machine=machine_ref(mb)),
+                      head=CompareSide(commit=ch.sha, machine=machine_ref(mh)), rows=rows,
+                      mode=mode)
+
+
+def machine_of(session: Session, machine_id: int) -> Machine:
+    m = session.get(Machine, machine_id)
+    if m is None:
+        raise NotFound(f"unknown machine {machine_id}")
+    return m

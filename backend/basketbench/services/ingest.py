@@ -1,0 +1,248 @@
+"""Storing result documents: validate, dedupe by content hash, bulk insert.
+
+Both the harness JSON and Google Benchmark JSON end up here as a ``Batch``:
+a machine, a commit, datasets and flat result rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from basketbench.core.config import Settings
+from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
+from basketbench.models.result import SPEED_METRICS
+from basketbench.schemas.results import IngestOut
+from basketbench.services import machines as machine_service
+from basketbench.services.commits import ensure_commit
+from basketbench.services.errors import Invalid
+from basketbench.services.lookup import get_repository
+from basketbench.services.sqlutil import insert_ignore
+from basketbench.services.validation import validate_result_document
+
+CONF_KEYS = ("setting", "codec", "preconditioner", "dictionary_size", "basket_size", "mode",
+             "threads")
+BATCH = 5000
+
+
+@dataclass
+class Target:
+    """Where results belong; query parameters override the document's context."""
+
+    commit: str | None = None
+    machine: str | None = None
+    tag: str | None = None
+    run_id: int | None = None
+    repository: str | None = None
+    suite: str | None = None
+
+
+@dataclass
+class Batch:
+    kind: str
+    sha256: str
+    machine_name: str
+    fingerprint: dict[str, Any]
+    fingerprint_hash: str
+    tag: str | None
+    datasets: list[dict[str, Any]]
+    results: list[dict[str, Any]]
+    created_at: datetime | None = None
+    tool: str | None = None
+    backend: str | None = None
+    root_commit: str | None = None
+    parameters: dict[str, Any] = field(default_factory=dict)
+    target: Target = field(default_factory=Target)
+
+
+def document_hash(doc: Any, target: Target) -> str:
+    canonical = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    extra = json.dumps([target.commit, target.machine, target.tag, target.run_id,
+                        target.repository])
+    return hashlib.sha256((canonical + "\n" + extra).encode()).hexdigest()
+
+
+def harness_batch(doc: Any, target: Target) -> Batch:
+    reasons = validate_result_document(doc)
+    if reasons:
+        raise Invalid(f"result document rejected ({len(reasons)} problems)", reasons)
+    context = doc.get("context") or {}
+    target = Target(
+        commit=target.commit or context.get("commit"),
+        machine=target.machine or context.get("machine"),
+        tag=target.tag or context.get("tag"),
+        run_id=target.run_id if target.run_id is not None else context.get("run_id"),
+        repository=target.repository or context.get("repository"),
+        suite=target.suite or context.get("suite"),
+    )
+    machine = doc["machine"]
+    created = None
+    try:
+        created = datetime.fromisoformat(doc["created_at"].replace("Z", "+00:00"))
+    except ValueError:
+        created = None
+    batch = Batch(
+        kind="harness", sha256=document_hash(doc, target),
+        machine_name=target.machine or machine["hostname"], fingerprint=machine,
+        fingerprint_hash=machine["fingerprint_hash"], tag=target.tag,
+        datasets=doc["datasets"], results=doc["results"], created_at=created,
+        tool=f"{doc['tool']['name']} {doc['tool']['version']}", backend=doc["backend"],
+        root_commit=doc.get("root_commit"), parameters=doc["parameters"], target=target,
+    )
+    return batch
+
+
+def _stats(prefix: str, stats: dict[str, Any] | None) -> dict[str, Any]:
+    if not stats:
+        return {f"{prefix}_{k}": None for k in
+                ("median", "min", "max", "mean", "stddev", "cv", "n", "samples")}
+    samples = [float(s) for s in stats.get("samples") or []]
+    return {
+        f"{prefix}_median": float(stats["median"]),
+        f"{prefix}_min": stats.get("min", min(samples) if samples else None),
+        f"{prefix}_max": stats.get("max", max(samples) if samples else None),
+        f"{prefix}_mean": stats.get("mean"),
+        f"{prefix}_stddev": stats.get("stddev"),
+        f"{prefix}_cv": stats.get("cv"),
+        f"{prefix}_n": len(samples) if samples else stats.get("n"),
+        f"{prefix}_samples": samples or None,
+    }
+
+
+def _configuration_ids(session: Session, results: list[dict[str, Any]]) -> dict[tuple[Any, ...],
+                                                                                int]:
+    wanted = {tuple(r[k] for k in CONF_KEYS): r for r in results}
+    settings = {k[0] for k in wanted}
+    existing = {
+        tuple(getattr(c, k) for k in CONF_KEYS): c.id
+        for c in session.scalars(select(Configuration).where(Configuration.setting.in_(settings)))
+    }
+    missing = [k for k in wanted if k not in existing]
+    if missing:
+        rows = []
+        for key in missing:
+            r = wanted[key]
+            row = dict(zip(CONF_KEYS, key, strict=True))
+            row["algorithm"] = r.get("algorithm", key[0] // 100)
+            row["level"] = r.get("level", key[0] % 100)
+            rows.append(row)
+        insert_ignore(session, Configuration.__table__, rows, CONF_KEYS)  # type: ignore[arg-type]
+        existing = {
+            tuple(getattr(c, k) for k in CONF_KEYS): c.id
+            for c in session.scalars(
+                select(Configuration).where(Configuration.setting.in_(settings)))
+        }
+    return existing
+
+
+def _dataset_ids(session: Session, datasets: list[dict[str, Any]],
+                 names: set[str]) -> dict[str, int]:
+    rows = {d["name"]: {"name": d["name"], "source": d.get("source"), "bytes": d.get("bytes"),
+                        "baskets": d.get("baskets"), "checksum": d.get("checksum")}
+            for d in datasets}
+    for name in names - rows.keys():
+        rows[name] = {"name": name, "source": None, "bytes": None, "baskets": None,
+                      "checksum": None}
+    insert_ignore(session, Dataset.__table__, list(rows.values()), ["name"])  # type: ignore[arg-type]
+    found = session.execute(select(Dataset.name, Dataset.id).where(Dataset.name.in_(rows)))
+    return {name: id_ for name, id_ in found}
+
+
+def _existing_document(session: Session, sha256: str) -> ResultDocument | None:
+    return session.scalar(select(ResultDocument).where(ResultDocument.sha256 == sha256))
+
+
+def _duplicate(session: Session, doc: ResultDocument) -> IngestOut:
+    from basketbench.models import Commit
+
+    commit = session.get(Commit, doc.commit_id)
+    return IngestOut(document_id=doc.id, results=doc.result_count, duplicate=True,
+                     commit=commit.sha if commit else "", machine_id=doc.machine_id,
+                     run_id=doc.run_id)
+
+
+def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
+    found = _existing_document(session, batch.sha256)
+    if found is not None:
+        return _duplicate(session, found)
+    tgt = batch.target
+
+    run: Run | None = None
+    if tgt.run_id is not None:
+        run = session.get(Run, tgt.run_id)
+        if run is None:
+            raise Invalid(f"unknown run {tgt.run_id}", [f"run_id: no run {tgt.run_id}"])
+    repo = get_repository(session, tgt.repository or settings.default_repository, create=True)
+    if tgt.commit:
+        commit = ensure_commit(session, repo, tgt.commit)
+    elif run is not None:
+        from basketbench.models import Commit
+
+        commit_obj = session.get(Commit, run.commit_id)
+        assert commit_obj is not None
+        commit = commit_obj
+    else:
+        raise Invalid("no commit: give context.commit, ?commit= or a run_id",
+                      ["context.commit: missing"])
+
+    tag = tgt.tag or (run.tag if run is not None else None)
+    if tag is None:
+        known = session.scalar(select(Machine).where(Machine.name == batch.machine_name)
+                               .order_by(Machine.version.desc()).limit(1))
+        tag = known.tag if known else str(batch.fingerprint.get("arch") or "untagged")
+    machine, _ = machine_service.register_machine(
+        session, batch.machine_name, tag, batch.fingerprint, batch.fingerprint_hash)
+
+    document = ResultDocument(
+        sha256=batch.sha256, kind=batch.kind, run_id=run.id if run else None,
+        commit_id=commit.id, machine_id=machine.id, tool=batch.tool, backend=batch.backend,
+        root_commit=batch.root_commit, parameters=batch.parameters,
+        result_count=len(batch.results), created_at=batch.created_at,
+    )
+    session.add(document)
+    try:
+        session.flush()
+    except IntegrityError:  # the same document arrived concurrently
+        session.rollback()
+        found = _existing_document(session, batch.sha256)
+        if found is None:
+            raise
+        return _duplicate(session, found)
+
+    conf_ids = _configuration_ids(session, batch.results)
+    ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in batch.results})
+    rows = []
+    for r in batch.results:
+        row: dict[str, Any] = {
+            "document_id": document.id, "run_id": document.run_id, "commit_id": commit.id,
+            "machine_id": machine.id, "dataset_id": ds_ids[r["dataset"]],
+            "configuration_id": conf_ids[tuple(r[k] for k in CONF_KEYS)],
+            "uncompressed_bytes": r.get("uncompressed_bytes"),
+            "compressed_bytes": r.get("compressed_bytes"), "ratio": r.get("ratio"),
+            "roundtrip_ok": bool(r.get("roundtrip_ok", True)), "error": r.get("error"),
+            "dictionary_train_ms": r.get("dictionary_train_ms"),
+        }
+        for metric, prefix in zip(SPEED_METRICS, ("c", "d"), strict=True):
+            row.update(_stats(prefix, r.get(metric)))
+        rows.append(row)
+    for start in range(0, len(rows), BATCH):
+        session.execute(insert(Result), rows[start:start + BATCH])
+    if run is not None:
+        session.execute(update(Run).where(Run.id == run.id).values(
+            result_count=Run.result_count + len(rows),
+            machine_id=run.machine_id or machine.id))
+    session.commit()
+    return IngestOut(document_id=document.id, results=len(rows), duplicate=False,
+                     commit=commit.sha, machine_id=machine.id, run_id=document.run_id)
+
+
+def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target) -> IngestOut:
+    return store_batch(session, settings, harness_batch(doc, target))
+

@@ -1,0 +1,87 @@
+"""Resolve user-given references: commit sha prefixes, machines, datasets, repositories."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from basketbench.models import Commit, Configuration, Dataset, Machine, Repository
+from basketbench.services.errors import BadRequest, NotFound
+from basketbench.services.sqlutil import insert_ignore
+
+HEX = set("0123456789abcdef")
+
+
+def normalise_sha(ref: str) -> str:
+    ref = ref.strip().lower()
+    if not ref or len(ref) > 64 or not set(ref) <= HEX:
+        raise BadRequest(f"not a commit sha: {ref!r}")
+    return ref
+
+
+def find_commit(session: Session, ref: str, repository_id: int | None = None) -> Commit | None:
+    """Full sha or unique prefix. A range scan (not LIKE) so the btree index is used."""
+    sha = normalise_sha(ref)
+    stmt = select(Commit).where(Commit.sha >= sha, Commit.sha < sha + "~")
+    if repository_id is not None:
+        stmt = stmt.where(Commit.repository_id == repository_id)
+    found = list(session.scalars(stmt.limit(2)))
+    if len(found) > 1:
+        raise BadRequest(f"commit prefix {ref!r} is ambiguous", [c.sha for c in found])
+    return found[0] if found else None
+
+
+def get_commit(session: Session, ref: str, repository_id: int | None = None) -> Commit:
+    commit = find_commit(session, ref, repository_id)
+    if commit is None:
+        raise NotFound(f"unknown commit {ref!r}")
+    return commit
+
+
+def get_repository(session: Session, name: str, create: bool = False) -> Repository:
+    repo = session.scalar(select(Repository).where(Repository.name == name))
+    if repo is None:
+        if not create:
+            raise NotFound(f"unknown repository {name!r}")
+        insert_ignore(session, Repository.__table__, [{"name": name}], ["name"])  # type: ignore[arg-type]
+        repo = session.scalar(select(Repository).where(Repository.name == name))
+        assert repo is not None
+    return repo
+
+
+def get_machine(session: Session, ref: str) -> Machine:
+    """Machine id, or name (its newest version), or name@version."""
+    ref = ref.strip()
+    if ref.isdigit():
+        machine = session.get(Machine, int(ref))
+    else:
+        name, _, version = ref.partition("@")
+        stmt = select(Machine).where(Machine.name == name)
+        if version.lstrip("v").isdigit():
+            stmt = stmt.where(Machine.version == int(version.lstrip("v")))
+        machine = session.scalar(stmt.order_by(Machine.version.desc()).limit(1))
+    if machine is None:
+        raise NotFound(f"unknown machine {ref!r}")
+    return machine
+
+
+def get_dataset(session: Session, ref: str) -> Dataset:
+    ds = session.scalar(select(Dataset).where(Dataset.name == ref))
+    if ds is None and ref.isdigit():
+        ds = session.get(Dataset, int(ref))
+    if ds is None:
+        raise NotFound(f"unknown dataset {ref!r}")
+    return ds
+
+
+def get_configuration(session: Session, configuration_id: int) -> Configuration:
+    conf = session.get(Configuration, configuration_id)
+    if conf is None:
+        raise NotFound(f"unknown configuration {configuration_id}")
+    return conf
+
+
+def max_order(session: Session, repository_id: int) -> int:
+    value = session.scalar(
+        select(func.max(Commit.order)).where(Commit.repository_id == repository_id))
+    return int(value) if value is not None else -1

@@ -1,0 +1,90 @@
+"""Machine registration: same name + fingerprint -> same machine; changed -> new version."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from basketbench.models import Commit, Machine, ResultDocument
+from basketbench.models.base import utcnow
+from basketbench.services.errors import Conflict, NotFound
+
+# Fields that describe the host, not the hardware/software: they never split a machine.
+VOLATILE_FIELDS = {"hostname", "fingerprint_hash", "host_name", "date", "load_avg", "executable"}
+
+
+def fingerprint_hash(fingerprint: dict[str, Any]) -> str:
+    given = fingerprint.get("fingerprint_hash")
+    if isinstance(given, str) and given:
+        return given.lower()
+    stable = {k: v for k, v in fingerprint.items() if k not in VOLATILE_FIELDS}
+    canonical = json.dumps(stable, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+def register_machine(session: Session, name: str, tag: str, fingerprint: dict[str, Any],
+                     fp_hash: str | None = None) -> tuple[Machine, bool]:
+    fp_hash = (fp_hash or fingerprint_hash(fingerprint)).lower()
+    existing = session.scalar(
+        select(Machine).where(Machine.name == name, Machine.fingerprint_hash == fp_hash))
+    if existing is not None:
+        if existing.tag != tag:
+            raise Conflict(
+                f"machine {name!r} with this fingerprint is registered with tag "
+                f"{existing.tag!r}, not {tag!r}")
+        return existing, False
+    version = (session.scalar(select(func.max(Machine.version)).where(Machine.name == name))
+               or 0) + 1
+    session.execute(update(Machine).where(Machine.name == name).values(active=False))
+    machine = Machine(name=name, tag=tag, version=version, fingerprint=fingerprint,
+                      fingerprint_hash=fp_hash, active=True)
+    session.add(machine)
+    try:
+        session.flush()
+    except IntegrityError:  # a concurrent registration of the same machine won
+        session.rollback()
+        again = session.scalar(
+            select(Machine).where(Machine.name == name, Machine.fingerprint_hash == fp_hash))
+        if again is None:
+            raise
+        return again, False
+    return machine, True
+
+
+def heartbeat(session: Session, machine_id: int) -> Machine:
+    machine = session.get(Machine, machine_id)
+    if machine is None:
+        raise NotFound(f"unknown machine {machine_id}")
+    machine.last_heartbeat = utcnow()
+    session.commit()
+    return machine
+
+
+def machine_stats(session: Session, machine_ids: list[int]) -> dict[int, tuple[int, str | None]]:
+    """result_count and latest commit per machine, from the small documents table."""
+    if not machine_ids:
+        return {}
+    counts = dict(session.execute(
+        select(ResultDocument.machine_id, func.sum(ResultDocument.result_count))
+        .where(ResultDocument.machine_id.in_(machine_ids))
+        .group_by(ResultDocument.machine_id)).all())
+    latest_rows = session.execute(
+        select(ResultDocument.machine_id, Commit.sha, Commit.order)
+        .join(Commit, Commit.id == ResultDocument.commit_id)
+        .where(ResultDocument.machine_id.in_(machine_ids))).all()
+    latest: dict[int, tuple[int, str]] = {}
+    for mid, sha, order in latest_rows:
+        if mid not in latest or order > latest[mid][0]:
+            latest[mid] = (order, sha)
+    return {mid: (int(counts.get(mid) or 0), latest[mid][1] if mid in latest else None)
+            for mid in machine_ids}
+
+
+def registered_tags(session: Session) -> list[str]:
+    return list(session.scalars(
+        select(Machine.tag).where(Machine.active.is_(True)).distinct().order_by(Machine.tag)))

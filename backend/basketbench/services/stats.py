@@ -1,0 +1,45 @@
+"""Change significance on raw samples."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+MIN_EFFECT_PCT = 2.0
+ALPHA = 0.01
+
+
+def delta_pct(base: float | None, head: float | None) -> float | None:
+    if base is None or head is None:
+        return None
+    if base == 0:
+        return 0.0 if head == 0 else math.copysign(math.inf, head)
+    return (head - base) / abs(base) * 100.0
+
+
+def mann_whitney_p(base: Sequence[float] | None, head: Sequence[float] | None) -> float | None:
+    """Two-sided Mann-Whitney U p-value; None when either side has no samples."""
+    if not base or not head:
+        return None
+    from scipy.stats import mannwhitneyu
+
+    if len(set(base) | set(head)) == 1:
+        return 1.0
+    return float(mannwhitneyu(base, head, alternative="two-sided").pvalue)
+
+
+def speed_change(base: float | None, head: float | None, base_samples: Sequence[float] | None,
+                 head_samples: Sequence[float] | None) -> tuple[float | None, float | None, bool]:
+    """(delta %, p-value, significant). The test runs only when the effect is large enough:
+    a smaller effect is never significant, and skipping it keeps compare fast."""
+    delta = delta_pct(base, head)
+    if delta is None or not math.isfinite(delta) or abs(delta) < MIN_EFFECT_PCT:
+        return delta, None, False
+    p = mann_whitney_p(base_samples, head_samples)
+    return delta, p, p is not None and p < ALPHA
+
+
+def exact_change(base: float | None, head: float | None) -> tuple[float | None, bool]:
+    """Sizes are exact: any change is real."""
+    delta = delta_pct(base, head)
+    return delta, base is not None and head is not None and base != head

@@ -1,0 +1,149 @@
+// Corpus files: write/read round trip, and every kind of malformed or truncated file is a
+// CorpusError (never a crash).
+#include "rzbench/corpus.hpp"
+#include "rzbench/framing.hpp"
+#include "rzbench/synth.hpp"
+#include "rzbench/verify.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+using namespace rzbench;
+using nlohmann::json;
+
+namespace {
+
+Dataset small_dataset()
+{
+   Dataset d = make_synthetic("event");
+   d.baskets.resize(12); // keep the tests fast
+   d.files = {{"event.root", 505, ""}};
+   for (auto &b : d.baskets) {
+      Bytes comp(frame_bound(b.raw.size()));
+      const size_t n = frame_compress(505, b.raw.data(), b.raw.size(), comp.data(), comp.size());
+      if (n > 0) {
+         comp.resize(n);
+         b.root_compressed = comp;
+      }
+   }
+   return d;
+}
+
+// Rebuild a corpus file with a modified header.
+Bytes with_header(const Bytes &file, const std::function<void(json &)> &edit)
+{
+   uint64_t hlen = 0;
+   for (int i = 7; i >= 0; --i)
+      hlen = (hlen << 8) | file[12 + static_cast<size_t>(i)];
+   json h = json::parse(file.begin() + 20, file.begin() + 20 + static_cast<std::ptrdiff_t>(hlen));
+   edit(h);
+   const std::string text = h.dump();
+   Bytes out(file.begin(), file.begin() + 12);
+   for (int i = 0; i < 8; ++i)
+      out.push_back(static_cast<uint8_t>(static_cast<uint64_t>(text.size()) >> (8 * i)));
+   out.insert(out.end(), text.begin(), text.end());
+   out.insert(out.end(), file.begin() + 20 + static_cast<std::ptrdiff_t>(hlen), file.end());
+   return out;
+}
+
+void expect_corpus_error(const Bytes &file, const std::string &needle)
+{
+   try {
+      parse_corpus(file, "test.bbc");
+      ADD_FAILURE() << "accepted a corpus that should fail with '" << needle << "'";
+   } catch (const CorpusError &e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+   }
+}
+
+} // namespace
+
+TEST(Corpus, WriteReadRoundTrip)
+{
+   const Dataset d = small_dataset();
+   const Dataset back = parse_corpus(serialize_corpus(d), "mem.bbc");
+   EXPECT_EQ(back.name, d.name);
+   ASSERT_EQ(back.baskets.size(), d.baskets.size());
+   EXPECT_EQ(dataset_checksum(back), dataset_checksum(d));
+   for (size_t i = 0; i < d.baskets.size(); ++i) {
+      EXPECT_EQ(back.baskets[i].raw, d.baskets[i].raw);
+      EXPECT_EQ(back.baskets[i].entry_offsets, d.baskets[i].entry_offsets);
+      EXPECT_EQ(back.baskets[i].root_compressed, d.baskets[i].root_compressed);
+      EXPECT_EQ(back.baskets[i].branch, d.baskets[i].branch);
+      EXPECT_EQ(back.baskets[i].element_size, d.baskets[i].element_size);
+   }
+}
+
+TEST(Corpus, VerifyDecodesAndReportsFailures)
+{
+   Dataset d = small_dataset();
+   json v = verify_dataset(d);
+   EXPECT_EQ(v["failures"].size(), 0u);
+   EXPECT_EQ(v["decoded_ok"], v["baskets"]);
+   EXPECT_GT(v["baskets"].get<int>(), 0);
+   EXPECT_DOUBLE_EQ(v["files"][0]["size_ratio"].get<double>(), 1.0); // same codec, same bytes
+
+   (*d.baskets[0].root_compressed)[20] ^= 0x55; // corrupt one basket
+   d.baskets[1].root_compressed = Bytes{'C', 'S', 8, 3, 0, 0, 4, 0, 0, 1, 2, 3};
+   v = verify_dataset(d);
+   EXPECT_EQ(v["failures"].size(), 1u);
+   EXPECT_EQ(v["unsupported"].size(), 1u);
+   EXPECT_EQ(v["failures"][0]["branch"], d.baskets[0].branch);
+}
+
+TEST(Corpus, MalformedFilesAreErrors)
+{
+   const Bytes good = serialize_corpus(small_dataset());
+   expect_corpus_error(Bytes(good.begin(), good.begin() + 10), "too short");
+   Bytes b = good;
+   b[0] = 'X';
+   expect_corpus_error(b, "magic");
+   b = good;
+   b[8] = 2;
+   expect_corpus_error(b, "format_version");
+   b = good;
+   b[19] = 0x7f;
+   expect_corpus_error(b, "header_len");
+   b = good;
+   b[20] = '[';
+   expect_corpus_error(b, "JSON");
+   expect_corpus_error(with_header(good, [](json &h) { h.erase("baskets"); }), "baskets");
+   expect_corpus_error(with_header(good, [](json &h) { h["payload_len"] = 1; }), "payload_len");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["raw"] = {0, 1u << 30}; }), "outside");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["raw"] = "x"; }), "[offset, length]");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["file"] = 7; }), "file index");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["entries"] = -1; }), "non-negative");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["element_size"] = 0; }), "element_size");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["data_bytes"] = 1u << 30; }), "data_bytes");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["raw_xxh64"] = "0000000000000000"; }),
+                       "raw_xxh64");
+   expect_corpus_error(with_header(good,
+                                   [](json &h) {
+                                      for (auto &b : h["baskets"])
+                                         if (!b["entry_offsets"].is_null()) {
+                                            b["entry_offsets"].push_back(0);
+                                            return;
+                                         }
+                                   }),
+                       "entry_offsets");
+   expect_corpus_error(with_header(good, [](json &h) { h["baskets"][0]["root_compressed"] = {1u << 30, 5}; }),
+                       "outside");
+   expect_corpus_error(with_header(good, [](json &h) { h["name"] = ""; }), "name");
+}
+
+TEST(Corpus, EveryTruncationIsAnError)
+{
+   const Bytes good = serialize_corpus(small_dataset());
+   // Every cut in the prefix and header, and a stride through the payload.
+   for (size_t cut = 0; cut < good.size(); cut += (cut < 4096 ? 1 : 997)) {
+      const Bytes part(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut));
+      EXPECT_THROW(parse_corpus(part, "cut.bbc"), CorpusError) << "cut at " << cut;
+   }
+}
+
+TEST(Corpus, MissingFileIsAnError)
+{
+   EXPECT_THROW(read_corpus("/nonexistent/dir/x.bbc"), CorpusError);
+}

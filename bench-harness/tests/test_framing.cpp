@@ -1,0 +1,132 @@
+// Whole-buffer framing: every size 1..128 at every setting, multi-block inputs above 16 MiB,
+// and truncated / malformed framed buffers.
+#include "rzbench/framing.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace rzbench;
+using namespace rzbench::testing;
+
+namespace {
+
+// Compress + decompress; returns true when the buffer was compressed (false = stored raw).
+bool round_trip(int setting, const Bytes &in)
+{
+   Bytes comp(frame_bound(in.size()));
+   const size_t n = frame_compress(setting, in.data(), in.size(), comp.data(), comp.size());
+   if (n == 0)
+      return false;
+   EXPECT_LT(n, in.size());
+   Bytes out(in.size());
+   std::string err;
+   EXPECT_TRUE(frame_decompress(comp.data(), n, out.data(), out.size(), &err)) << setting << ": " << err;
+   EXPECT_EQ(out, in) << "setting " << setting << " size " << in.size();
+   return true;
+}
+
+} // namespace
+
+TEST(Framing, EverySize1To128AtEverySetting)
+{
+   for (int setting : all_writable_settings()) {
+      for (size_t n = 1; n <= 128; ++n) {
+         const Bytes zeros(n, 0);
+         const bool z = round_trip(setting, zeros);
+         round_trip(setting, compressible(n, n));
+         round_trip(setting, random_bytes(n, n));
+         if (setting % 100 == 0 || n < 11) {
+            EXPECT_FALSE(z) << "level 0 and inputs below 11 bytes are stored, setting " << setting << " n " << n;
+         }
+         if (n == 128 && setting % 100 != 0) {
+            EXPECT_TRUE(z) << "128 zero bytes must compress, setting " << setting;
+         }
+      }
+   }
+}
+
+TEST(Framing, InputsAbove16MiBAreCutIntoBlocks)
+{
+   const size_t n = 16 * 1024 * 1024 + 123457; // two blocks: 0xffffff + the rest
+   Bytes in(n);
+   Xoshiro256 r(5);
+   for (size_t i = 0; i < n; i += 64) {
+      const uint8_t v = static_cast<uint8_t>(r.below(16));
+      for (size_t k = i; k < i + 64 && k < n; ++k)
+         in[k] = v;
+   }
+   for (int setting : {101, 201, 401, 404, 501}) {
+      Bytes comp(frame_bound(n));
+      const size_t c = frame_compress(setting, in.data(), n, comp.data(), comp.size());
+      ASSERT_GT(c, 0u) << setting;
+      // First block declares 0xffffff uncompressed bytes, the second the remainder.
+      const uint32_t first_usize = comp[6] | (comp[7] << 8) | (comp[8] << 16);
+      EXPECT_EQ(first_usize, 0xffffffu);
+      const size_t first_block = 9 + (comp[3] | (comp[4] << 8) | (comp[5] << 16));
+      ASSERT_LT(first_block + 9, c);
+      const uint32_t second_usize = comp[first_block + 6] | (comp[first_block + 7] << 8) | (comp[first_block + 8] << 16);
+      EXPECT_EQ(second_usize, n - 0xffffff);
+      Bytes out(n);
+      std::string err;
+      ASSERT_TRUE(frame_decompress(comp.data(), c, out.data(), n, &err)) << err;
+      EXPECT_EQ(out, in) << setting;
+   }
+}
+
+TEST(Framing, TruncatedBuffersAreErrorsAtEveryCut)
+{
+   const Bytes in = compressible(3000);
+   for (int setting : {101, 201, 404, 505}) {
+      Bytes comp(frame_bound(in.size()));
+      const size_t c = frame_compress(setting, in.data(), in.size(), comp.data(), comp.size());
+      ASSERT_GT(c, 0u);
+      Bytes out(in.size());
+      for (size_t cut = 0; cut < c; ++cut) {
+         Bytes part(comp.begin(), comp.begin() + static_cast<std::ptrdiff_t>(cut)); // exact-size copy for ASan
+         std::string err;
+         EXPECT_FALSE(frame_decompress(part.data(), part.size(), out.data(), out.size(), &err)) << setting << " cut " << cut;
+         EXPECT_FALSE(err.empty());
+      }
+   }
+}
+
+TEST(Framing, MalformedHeadersAreErrors)
+{
+   const Bytes in = compressible(2000);
+   Bytes comp(frame_bound(in.size()));
+   const size_t c = frame_compress(505, in.data(), in.size(), comp.data(), comp.size());
+   comp.resize(c);
+   Bytes out(in.size());
+   std::string err;
+
+   Bytes b = comp;
+   b[0] = 'X';
+   b[1] = 'X';
+   EXPECT_FALSE(frame_decompress(b.data(), b.size(), out.data(), out.size(), &err));
+   EXPECT_NE(err.find("unknown block header"), std::string::npos) << err;
+
+   b = comp;
+   b[5] = 0x7f; // compressed size far beyond the buffer
+   EXPECT_FALSE(frame_decompress(b.data(), b.size(), out.data(), out.size(), &err));
+   EXPECT_NE(err.find("left"), std::string::npos) << err;
+
+   b = comp;
+   b[8] = 0x7f; // uncompressed size beyond the expected total
+   EXPECT_FALSE(frame_decompress(b.data(), b.size(), out.data(), out.size(), &err));
+   EXPECT_NE(err.find("beyond"), std::string::npos) << err;
+
+   b = comp;
+   b.insert(b.end(), {1, 2, 3}); // trailing garbage after the last block
+   EXPECT_FALSE(frame_decompress(b.data(), b.size(), out.data(), out.size(), &err));
+
+   EXPECT_FALSE(frame_decompress(comp.data(), c, out.data(), out.size() + 1, &err)) << "expected size mismatch";
+   EXPECT_FALSE(frame_decompress(comp.data(), 0, out.data(), out.size(), &err));
+
+   const Bytes cs = {'C', 'S', 8, 3, 0, 0, 4, 0, 0, 1, 2, 3};
+   EXPECT_TRUE(is_old_cs_block(cs.data(), cs.size()));
+   EXPECT_FALSE(frame_decompress(cs.data(), cs.size(), out.data(), 4, &err));
+   EXPECT_NE(err.find("CS"), std::string::npos) << err;
+
+   Bytes shortlz4 = {'L', '4', 1, 4, 0, 0, 4, 0, 0, 9, 9, 9, 9};
+   EXPECT_FALSE(frame_decompress(shortlz4.data(), shortlz4.size(), out.data(), 4, &err));
+}

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# A benchmark worker: C++ toolchain + codec dev libraries (to build each ROOT commit's
+# compression layer and link rzbench against it), git (the ROOT mirror), the harness.
+# The hardware tag comes from the environment: BASKETBENCH_TAG (see docker-compose.yml).
+FROM python:3.11.10-slim-bookworm
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    BASKETBENCH_WORKER_DIR=/var/lib/basketbench
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      build-essential cmake pkg-config git ca-certificates \
+      zlib1g-dev liblzma-dev liblz4-dev libzstd-dev libxxhash-dev nlohmann-json3-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+RUN groupadd --system --gid 10001 basketbench \
+ && useradd --system --uid 10001 --gid basketbench --home-dir /app --no-create-home basketbench \
+ && mkdir -p /var/lib/basketbench \
+ && chown basketbench:basketbench /var/lib/basketbench
+COPY pyproject.toml README.md ./
+COPY backend/ backend/
+COPY workers/ workers/
+RUN pip install --no-cache-dir -e .
+# The harness sources stay in the image: the worker builds rzbench against each commit's
+# compression library into its build cache (the volume). Building it once here only proves
+# that this image's toolchain and libraries can, so a broken image fails at build time.
+COPY bench-harness/ bench-harness/
+RUN cmake -S bench-harness -B /tmp/rzbench-check -DCMAKE_BUILD_TYPE=Release -DRZBENCH_TESTS=OFF \
+ && cmake --build /tmp/rzbench-check -j2 --target rzbench \
+ && /tmp/rzbench-check/rzbench version \
+ && rm -rf /tmp/rzbench-check
+COPY docker/worker-entrypoint.sh /usr/local/bin/basketbench-worker-entrypoint
+COPY docker/worker-healthcheck.py /usr/local/bin/basketbench-worker-healthcheck
+RUN chmod 0755 /usr/local/bin/basketbench-worker-entrypoint /usr/local/bin/basketbench-worker-healthcheck
+USER basketbench
+VOLUME ["/var/lib/basketbench"]
+HEALTHCHECK --interval=30s --timeout=20s --start-period=60s --retries=3 \
+  CMD ["basketbench-worker-healthcheck"]
+ENTRYPOINT ["basketbench-worker-entrypoint"]
+CMD ["basketbench", "worker"]

@@ -1,0 +1,35 @@
+import { createBrowserRouter, Navigate, RouterProvider, useRouteError } from 'react-router';
+import { ComparePage } from '@/features/compare/components/compare-page';
+import { ConfigurationsPage } from '@/features/configurations/components/configurations-page';
+import { HistoryPage } from '@/features/history/components/history-page';
+import { MachinesPage } from '@/features/machines/components/machines-page';
+import { RunsPage } from '@/features/runs/components/runs-page';
+import { TradeoffPage } from '@/features/tradeoff/components/tradeoff-page';
+import { ErrorState, EmptyState } from '@/components/ui/states';
+import { paths } from '@/config/paths';
+import { Layout } from './layout';
+
+function RouteError() {
+  return <ErrorState error={useRouteError()} />;
+}
+
+const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <Navigate to={paths.tradeoffs.path} replace /> },
+      { path: paths.tradeoffs.path, element: <TradeoffPage /> },
+      { path: paths.history.path, element: <HistoryPage /> },
+      { path: paths.compare.path, element: <ComparePage /> },
+      { path: paths.runs.path, element: <RunsPage /> },
+      { path: paths.machines.path, element: <MachinesPage /> },
+      { path: paths.configurations.path, element: <ConfigurationsPage /> },
+      { path: '*', element: <EmptyState>Page not found. Use the navigation above.</EmptyState> },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

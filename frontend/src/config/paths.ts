@@ -1,0 +1,8 @@
+export const paths = {
+  tradeoffs: { path: '/tradeoffs', label: 'Trade-offs' },
+  history: { path: '/history', label: 'History' },
+  compare: { path: '/compare', label: 'Compare' },
+  runs: { path: '/runs', label: 'Runs' },
+  machines: { path: '/machines', label: 'Machines' },
+  configurations: { path: '/configurations', label: 'Configurations' },
+} as const;

@@ -1,0 +1,169 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { useCommit } from '@/api/get-commit';
+import { useCommits, latestCommit } from '@/api/get-commits';
+import { useDimensions } from '@/api/get-dimensions';
+import { DataTable, type Column } from '@/components/ui/data-table';
+import { CheckField, PageHeader, SelectField, TextField } from '@/components/ui/field';
+import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
+import { downloadText, toCsv } from '@/lib/csv';
+import { fmtNumber, fmtPct, METRIC_LABELS, shortSha } from '@/lib/format';
+import { useUrlState } from '@/lib/url-state';
+import { toQuery } from '@/lib/api-client';
+import type { CompareRow } from '@/types/api';
+import { useCompare, type CompareParams } from '../api/get-compare';
+import { compareSchema } from './compare-state';
+
+function historyLink(row: CompareRow, machine: string): string {
+  const c = row.configuration;
+  return `/history${toQuery({
+    s: `${c.setting}~${row.dataset}~${machine}~${row.metric}`,
+    pre: c.preconditioner === 'none' ? undefined : c.preconditioner,
+    dict: c.dictionary_size || undefined,
+    basket: c.basket_size || undefined,
+    threads: c.threads === 1 ? undefined : c.threads,
+    mode: c.mode === 'basket' ? undefined : c.mode,
+  })}`;
+}
+
+export function ComparePage() {
+  const [state, set] = useUrlState(compareSchema);
+  const dims = useDimensions();
+  const commits = useCommits({ limit: 200 });
+  const headCommit = useCommit(state.kind === 'commits' && !state.base ? state.head : '');
+
+  // Fill what a bare link leaves open: parent of head, latest commit, first machines.
+  useEffect(() => {
+    if (state.kind === 'commits' && state.head && !state.base && headCommit.data?.parents?.[0]) {
+      set({ base: headCommit.data.parents[0] }, { replace: true });
+    }
+  }, [state.kind, state.head, state.base, headCommit.data, set]);
+  useEffect(() => {
+    if (!dims.data || !commits.data) return;
+    const machines = dims.data.machines;
+    if (state.kind === 'commits' && !state.head) {
+      const sorted = [...commits.data.items].sort((a, b) => (b.order ?? 0) - (a.order ?? 0));
+      if (sorted[0]) set({ head: sorted[0].sha, base: sorted[1]?.sha ?? '', machine: state.machine || machines[0] || '' }, { replace: true });
+    } else if (state.kind === 'commits' && !state.machine && machines[0]) {
+      set({ machine: machines[0] }, { replace: true });
+    } else if (state.kind === 'machines' && (!state.base || !state.head || !state.commit)) {
+      set(
+        {
+          base: state.base || machines[0] || '',
+          head: state.head || machines[1] || machines[0] || '',
+          commit: state.commit || latestCommit(commits.data.items)?.sha || '',
+        },
+        { replace: true },
+      );
+    }
+  }, [dims.data, commits.data, state.kind, state.head, state.base, state.machine, state.commit, set]);
+
+  const params: CompareParams =
+    state.kind === 'machines'
+      ? { kind: 'machines', base_machine: state.base, head_machine: state.head, commit: state.commit, dataset: state.dataset || undefined, metric: state.metric || undefined }
+      : { kind: 'commits', base_commit: state.base, head_commit: state.head, machine: state.machine, dataset: state.dataset || undefined, metric: state.metric || undefined };
+  const compare = useCompare(params);
+
+  if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
+  if (dims.error) return <ErrorState error={dims.error} retry={() => void dims.refetch()} />;
+  if (commits.error) return <ErrorState error={commits.error} retry={() => void commits.refetch()} />;
+  if (dims.data.machines.length === 0) {
+    return (
+      <>
+        <PageHeader title="Compare" />
+        <EmptyState>{NO_RESULTS_HINT}</EmptyState>
+      </>
+    );
+  }
+  const d = dims.data;
+  const commitOpts = [...commits.data.items]
+    .sort((a, b) => (b.order ?? 0) - (a.order ?? 0))
+    .map((c) => ({ value: c.sha, label: `${shortSha(c.sha)} ${(c.message ?? '').split('\n')[0]?.slice(0, 50) ?? ''}` }));
+  const machineOpts = d.machines.map((m) => ({ value: m }));
+  const historyMachine = state.kind === 'machines' ? state.head : state.machine;
+
+  const allRows = compare.data?.rows ?? [];
+  const rows = allRows.filter(
+    (r) => (!state.only || r.significant) && (!state.setting || String(r.configuration.setting) === state.setting),
+  );
+  const columns: Column<CompareRow>[] = [
+    { key: 'dataset', header: 'dataset', value: (r) => r.dataset },
+    { key: 'configuration', header: 'configuration', value: (r) => r.configuration.label },
+    { key: 'metric', header: 'metric', value: (r) => r.metric, render: (r) => METRIC_LABELS[r.metric] ?? r.metric },
+    { key: 'base', header: 'base', value: (r) => r.base, render: (r) => fmtNumber(r.base), numeric: true },
+    { key: 'head', header: 'head', value: (r) => r.head, render: (r) => fmtNumber(r.head), numeric: true },
+    { key: 'delta_pct', header: 'Δ', value: (r) => r.delta_pct, render: (r) => fmtPct(r.delta_pct), numeric: true },
+    { key: 'p_value', header: 'p', value: (r) => r.p_value, render: (r) => (r.p_value === null ? '—' : r.p_value.toExponential(1)), numeric: true },
+    {
+      key: 'significant',
+      header: 'verdict',
+      value: (r) => (r.regression ? 2 : r.significant ? 1 : 0),
+      render: (r) => (r.regression ? 'regression' : r.significant ? 'improvement' : 'no change'),
+    },
+    { key: 'history', header: 'history', value: () => null, render: (r) => <Link to={historyLink(r, historyMachine)}>history</Link> },
+  ];
+  const regressions = allRows.filter((r) => r.regression).length;
+  const improvements = allRows.filter((r) => r.significant && !r.regression).length;
+
+  return (
+    <>
+      <PageHeader title="Compare">
+        Per-series deltas (head vs base); Mann-Whitney U on the samples, significant when p &lt; 0.01 and |Δ| ≥ 2 % (sizes: any change).
+      </PageHeader>
+      <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="compare selection">
+        <SelectField name="kind" label="Compare" value={state.kind}
+          options={[{ value: 'commits', label: 'two commits' }, { value: 'machines', label: 'two machines' }]}
+          onChange={(v) => set({ kind: v, base: '', head: '' })} />
+        {state.kind === 'commits' ? (
+          <>
+            <SelectField name="base" label="Base commit" value={state.base} options={commitOpts} onChange={(v) => set({ base: v })} />
+            <SelectField name="head" label="Head commit" value={state.head} options={commitOpts} onChange={(v) => set({ head: v })} />
+            <SelectField name="machine" label="Machine" value={state.machine} options={machineOpts} onChange={(v) => set({ machine: v })} />
+          </>
+        ) : (
+          <>
+            <SelectField name="base" label="Base machine" value={state.base} options={machineOpts} onChange={(v) => set({ base: v })} />
+            <SelectField name="head" label="Head machine" value={state.head} options={machineOpts} onChange={(v) => set({ head: v })} />
+            <SelectField name="commit" label="Commit" value={state.commit} options={commitOpts} onChange={(v) => set({ commit: v })} />
+          </>
+        )}
+        <SelectField name="dataset" label="Dataset" value={state.dataset} allowEmpty="all" options={d.datasets.map((v) => ({ value: v }))} onChange={(v) => set({ dataset: v })} />
+        <SelectField name="metric" label="Metric" value={state.metric} allowEmpty="all"
+          options={Object.entries(METRIC_LABELS).map(([value, label]) => ({ value, label }))} onChange={(v) => set({ metric: v })} />
+        <TextField name="setting" label="Setting" value={state.setting} placeholder="e.g. 505" onChange={(v) => set({ setting: v.trim() }, { replace: true })} />
+        <CheckField name="only" label="significant only" checked={state.only} onChange={(v) => set({ only: v })} />
+      </form>
+      {compare.fetchStatus === 'idle' && compare.isPending && <EmptyState>Choose a base and a head to compare.</EmptyState>}
+      {compare.isLoading && <Spinner label="Comparing…" />}
+      {compare.error && <ErrorState error={compare.error} retry={() => void compare.refetch()} />}
+      {compare.data && (
+        <>
+          <p className="summary" data-testid="compare-summary">
+            <span className="badge badge-bad">{regressions} regressions</span>{' '}
+            <span className="badge badge-good">{improvements} improvements</span> {allRows.length} series compared
+            <button type="button" className="btn btn-small" onClick={() => downloadText('compare.csv', toCsv(
+              ['dataset', 'configuration', 'metric', 'base', 'head', 'delta_pct', 'p_value', 'significant', 'regression'],
+              rows.map((r) => [r.dataset, r.configuration.label, r.metric, r.base, r.head, r.delta_pct, r.p_value, r.significant, r.regression]),
+            ))}>CSV</button>
+          </p>
+          {rows.length === 0 ? (
+            <EmptyState>
+              Nothing to compare for this selection: both sides need results for the same series. Check the{' '}
+              <Link to="/configurations">configurations</Link> measured on each side.
+            </EmptyState>
+          ) : (
+            <DataTable
+              testId="compare-table"
+              columns={columns}
+              rows={rows}
+              sort={state.sort}
+              onSort={(sort) => set({ sort }, { replace: true })}
+              rowKey={(r) => `${r.dataset}|${r.configuration.id}|${r.metric}`}
+              rowClass={(r) => (r.regression ? 'row-regression' : r.significant ? 'row-improvement' : undefined)}
+            />
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+import { bool, str } from '@/lib/url-state';
+
+export const compareSchema = {
+  kind: str('commits'),
+  base: str(),
+  head: str(),
+  machine: str(),
+  commit: str(),
+  dataset: str(),
+  metric: str(),
+  setting: str(),
+  sort: str('delta_pct'),
+  only: bool(false),
+};

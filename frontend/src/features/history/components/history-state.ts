@@ -1,0 +1,13 @@
+import { list, num, str } from '@/lib/url-state';
+
+export const historySchema = {
+  s: list(),
+  pre: str('none'),
+  dict: num(0),
+  basket: num(0),
+  threads: num(1),
+  mode: str('basket'),
+  from: str(),
+  to: str(),
+  max: num(2000),
+};

@@ -1,0 +1,106 @@
+import { Link } from 'react-router';
+import { useDimensions } from '@/api/get-dimensions';
+import { DataTable, type Column } from '@/components/ui/data-table';
+import { PageHeader, ProgressBar, SelectField } from '@/components/ui/field';
+import { EmptyState, QueryView } from '@/components/ui/states';
+import { fmtAge, shortSha } from '@/lib/format';
+import { str, useUrlState } from '@/lib/url-state';
+import type { Run } from '@/types/api';
+import { useRuns } from '../api/get-runs';
+import { TriggerForm } from './trigger-form';
+
+const runsSchema = { status: str(), tag: str(), sort: str('-id') };
+const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+
+function QueueSummary({ runs }: { runs: readonly Run[] }) {
+  const tags = [...new Set(runs.map((r) => r.tag))].sort();
+  return (
+    <div className="queue-grid" data-testid="queues">
+      {tags.map((tag) => {
+        const of = runs.filter((r) => r.tag === tag);
+        const count = (s: string) => of.filter((r) => r.status === s).length;
+        const running = of.filter((r) => r.status === 'running');
+        return (
+          <section key={tag} className="card queue">
+            <h3>{tag}</h3>
+            <p>
+              <span className="badge">{count('queued')} queued</span> <span className="badge badge-info">{running.length} running</span>{' '}
+              <span className="badge badge-bad">{count('failed')} failed</span>
+            </p>
+            {running.map((r) => (
+              <div key={r.id} className="queue-run">
+                <span>
+                  #{r.id} <code>{shortSha(r.commit)}</code> {r.stage ?? ''}
+                </span>
+                <ProgressBar value={r.progress ?? 0} label={`run ${r.id} progress`} />
+              </div>
+            ))}
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+export function RunsPage() {
+  const [state, set] = useUrlState(runsSchema);
+  const dims = useDimensions();
+  const runs = useRuns({ status: state.status || undefined, tag: state.tag || undefined, limit: 200 });
+  const tags = dims.data?.tags ?? [];
+
+  const columns: Column<Run>[] = [
+    { key: 'id', header: '#', value: (r) => r.id, numeric: true },
+    { key: 'commit', header: 'commit', value: (r) => r.commit, render: (r) => <code>{shortSha(r.commit)}</code> },
+    { key: 'tag', header: 'tag', value: (r) => r.tag },
+    { key: 'machine', header: 'machine', value: (r) => r.machine },
+    { key: 'status', header: 'status', value: (r) => r.status, render: (r) => <span className={`status status-${r.status}`}>{r.status}</span> },
+    { key: 'stage', header: 'stage', value: (r) => r.stage },
+    { key: 'progress', header: 'progress', value: (r) => r.progress, render: (r) => <ProgressBar value={r.progress ?? (r.status === 'succeeded' ? 1 : 0)} /> },
+    { key: 'trigger', header: 'trigger', value: (r) => r.trigger },
+    { key: 'created_at', header: 'queued', value: (r) => r.created_at, render: (r) => fmtAge(r.created_at) },
+    { key: 'result_count', header: 'results', value: (r) => r.result_count, numeric: true },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Runs">Queues per hardware tag and live status (refreshes every 3 s while runs are active).</PageHeader>
+      <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="runs filter">
+        <SelectField name="status" label="Status" value={state.status} allowEmpty="all" options={STATUSES.map((s) => ({ value: s }))} onChange={(v) => set({ status: v })} />
+        <SelectField name="tag" label="Tag" value={state.tag} allowEmpty="all" options={tags.map((t) => ({ value: t }))} onChange={(v) => set({ tag: v })} />
+      </form>
+      <QueryView query={runs} loadingLabel="Loading runs…">
+        {(page) =>
+          page.items.length === 0 ? (
+            <EmptyState>
+              No runs yet: trigger one below, point a GitHub webhook at <code>/api/v1/webhooks/github</code>, or run{' '}
+              <code>make demo</code>.
+            </EmptyState>
+          ) : (
+            <>
+              <QueueSummary runs={page.items} />
+              <DataTable testId="runs-table" columns={columns} rows={page.items} sort={state.sort} onSort={(sort) => set({ sort }, { replace: true })} rowKey={(r) => String(r.id)}
+                rowClass={(r) => (r.status === 'failed' ? 'row-regression' : undefined)} />
+              {page.items.some((r) => r.status === 'failed') && (
+                <section className="failures">
+                  <h2>Failures</h2>
+                  {page.items
+                    .filter((r) => r.status === 'failed')
+                    .map((r) => (
+                      <details key={r.id} className="card">
+                        <summary>
+                          #{r.id} <code>{shortSha(r.commit)}</code> on {r.tag} ({r.stage ?? 'unknown stage'}, attempt {r.attempts}){' '}
+                          <Link to={`/compare?head=${r.commit}`}>compare</Link>
+                        </summary>
+                        <pre className="log-tail">{r.log_tail || '(no log captured)'}</pre>
+                      </details>
+                    ))}
+                </section>
+              )}
+            </>
+          )
+        }
+      </QueryView>
+      <TriggerForm tags={tags} repositories={['root-project/root']} />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { CheckField, MultiSelectField, SelectField, TextField } from '@/components/ui/field';
+import { fmtDate, settingLabel, shortSha } from '@/lib/format';
+import type { StateOf } from '@/lib/url-state';
+import type { DimensionsView } from '@/api/get-dimensions';
+import type { Commit } from '@/types/api';
+import type { tradeoffSchema } from './tradeoff-state';
+
+type State = StateOf<typeof tradeoffSchema>;
+
+const opts = (values: readonly (string | number)[], label?: (v: string) => string) =>
+  values.map((v) => ({ value: String(v), label: label ? label(String(v)) : String(v) }));
+
+export function commitOptions(commits: readonly Commit[]) {
+  return commits.map((c) => ({
+    value: c.sha,
+    label: `${shortSha(c.sha)} ${fmtDate(c.date).slice(0, 10)} ${(c.message ?? '').split('\n')[0]?.slice(0, 50) ?? ''}`,
+  }));
+}
+
+export function TradeoffControls({
+  state,
+  set,
+  dims,
+  commits,
+}: {
+  state: State;
+  set: (patch: Partial<State>) => void;
+  dims: DimensionsView;
+  commits: readonly Commit[];
+}) {
+  const kb = (v: string) => (v === '0' ? 'as in file' : `${Number(v) / 1000} kB`);
+  return (
+    <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="trade-off selection">
+      <SelectField name="commit" label="Commit" value={state.commit} options={commitOptions(commits)} onChange={(v) => set({ commit: v })} />
+      <SelectField name="dataset" label="Dataset" value={state.dataset} options={opts(dims.datasets)} onChange={(v) => set({ dataset: v })} />
+      <MultiSelectField name="machine" label="Machines" values={state.machine} options={opts(dims.machines)} onChange={(v) => set({ machine: v })} />
+      <SelectField name="pre" label="Preconditioner" value={state.pre} options={opts(dims.preconditioners)} onChange={(v) => set({ pre: v })} />
+      <SelectField
+        name="dict"
+        label="Dictionary"
+        value={String(state.dict)}
+        options={opts(dims.dictionary_sizes, (v) => (v === '0' ? 'none' : `${Number(v) / 1000} kB`))}
+        onChange={(v) => set({ dict: Number(v) })}
+      />
+      <SelectField name="basket" label="Basket size" value={String(state.basket)} options={opts(dims.basket_sizes, kb)} onChange={(v) => set({ basket: Number(v) })} />
+      <SelectField name="threads" label="Threads" value={String(state.threads)} options={opts(dims.threads)} onChange={(v) => set({ threads: Number(v) })} />
+      <SelectField name="mode" label="Mode" value={state.mode} options={opts(dims.modes)} onChange={(v) => set({ mode: v })} />
+      <div className="field-group">
+        <CheckField name="rel" label="Relative to" checked={state.rel} onChange={(v) => set({ rel: v })} />
+        <SelectField
+          name="ref"
+          label="Reference"
+          value={String(state.ref)}
+          options={opts(dims.settings, (v) => `${settingLabel(Number(v))} (${v})`)}
+          onChange={(v) => set({ ref: Number(v) })}
+        />
+      </div>
+      <SelectField
+        name="base_commit"
+        label="Baseline commit"
+        value={state.base_commit}
+        allowEmpty="none"
+        options={commitOptions(commits)}
+        onChange={(v) => set({ base_commit: v, base_machine: '' })}
+      />
+      <SelectField
+        name="base_machine"
+        label="Baseline machine"
+        value={state.base_machine}
+        allowEmpty="none"
+        options={opts(dims.machines)}
+        onChange={(v) => set({ base_machine: v, base_commit: '' })}
+      />
+      <TextField name="commit_sha" label="…or commit sha" value="" placeholder="paste a sha" onChange={(v) => v.length >= 7 && set({ commit: v.trim() })} />
+    </form>
+  );
+}

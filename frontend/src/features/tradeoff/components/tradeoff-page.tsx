@@ -1,0 +1,163 @@
+import { useEffect, useMemo } from 'react';
+import { Link } from 'react-router';
+import { useCommits, latestCommit } from '@/api/get-commits';
+import { useDimensions } from '@/api/get-dimensions';
+import { PageHeader } from '@/components/ui/field';
+import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
+import { shortSha, settingLabel } from '@/lib/format';
+import { Plot } from '@/lib/plot';
+import { cleanList, useUrlState, type StateOf } from '@/lib/url-state';
+import type { Tradeoff } from '@/types/api';
+import { useTradeoffs, type TradeoffParams } from '../api/get-tradeoff';
+import { relativeTo, toPlotPoint, type PlotPoint } from '../utils/relative';
+import { buildTraces, type MachineSeries, type SpeedKey } from '../utils/traces';
+import { TradeoffControls } from './tradeoff-controls';
+import { tradeoffSchema } from './tradeoff-state';
+
+type State = StateOf<typeof tradeoffSchema>;
+
+function paramsFor(state: State, commit: string, machine: string): TradeoffParams {
+  return {
+    commit,
+    machine,
+    dataset: state.dataset,
+    preconditioner: state.pre,
+    dictionary_size: state.dict,
+    basket_size: state.basket,
+    mode: state.mode,
+    threads: state.threads,
+  };
+}
+
+function seriesOf(t: Tradeoff, machine: string, state: State): MachineSeries & { missingReference: boolean } {
+  const points = t.points.map(toPlotPoint);
+  if (!state.rel) return { machine, points, missingReference: false };
+  const rel = relativeTo(points, state.ref);
+  return { machine, points: rel.points, missingReference: !rel.referenceFound };
+}
+
+const CSV_HEADER = [
+  'machine', 'setting', 'label', 'algorithm', 'level', 'ratio', 'compressed_bytes',
+  'compress_mbps_median', 'compress_mbps_min', 'compress_mbps_max',
+  'decompress_mbps_median', 'decompress_mbps_min', 'decompress_mbps_max', 'baseline',
+];
+
+function csvRows(series: MachineSeries[], baseline: boolean): (string | number | null)[][] {
+  return series.flatMap((s) =>
+    s.points.map((p: PlotPoint) => [
+      s.machine, p.setting, settingLabel(p.setting), p.algorithm, p.level, p.ratio, p.compressedBytes,
+      p.compress, p.compressMin, p.compressMax, p.decompress, p.decompressMin, p.decompressMax, baseline ? 'yes' : 'no',
+    ]),
+  );
+}
+
+export function TradeoffPage() {
+  const [state, set] = useUrlState(tradeoffSchema);
+  const dims = useDimensions();
+  const commits = useCommits({ limit: 200 });
+  const machines = cleanList(state.machine);
+
+  // Resolve defaults into the URL once (replace, no history entry) so the link pins the view.
+  useEffect(() => {
+    if (!dims.data || !commits.data) return;
+    const patch: Partial<State> = {};
+    if (!state.commit) {
+      const latest = latestCommit(commits.data.items);
+      if (latest) patch.commit = latest.sha;
+    }
+    if (state.machine.length === 0 && dims.data.machines[0]) patch.machine = [dims.data.machines[0]];
+    if (!state.dataset && dims.data.datasets[0]) patch.dataset = dims.data.datasets[0];
+    if (Object.keys(patch).length) set(patch, { replace: true });
+  }, [dims.data, commits.data, state.commit, state.machine.length, state.dataset, set]);
+
+  const currentParams = machines.map((m) => paramsFor(state, state.commit, m));
+  const baselineParams = state.base_commit
+    ? machines.map((m) => paramsFor(state, state.base_commit, m))
+    : state.base_machine
+      ? [paramsFor(state, state.commit, state.base_machine)]
+      : [];
+  const currentQ = useTradeoffs(currentParams);
+  const baselineQ = useTradeoffs(baselineParams);
+
+  const current = useMemo(
+    () => currentQ.flatMap((q, i) => (q.data ? [seriesOf(q.data, currentParams[i]?.machine ?? '', state)] : [])),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- data identity is stable per query
+    [currentQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref],
+  );
+  const baseline = useMemo(
+    () => baselineQ.flatMap((q, i) => (q.data ? [seriesOf(q.data, baselineParams[i]?.machine ?? '', state)] : [])),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- data identity is stable per query
+    [baselineQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref],
+  );
+
+  if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
+  if (dims.error) return <ErrorState error={dims.error} retry={() => void dims.refetch()} />;
+  if (commits.error) return <ErrorState error={commits.error} retry={() => void commits.refetch()} />;
+  if (dims.data.machines.length === 0 || commits.data.items.length === 0) {
+    return (
+      <>
+        <PageHeader title="Trade-offs" />
+        <EmptyState>{NO_RESULTS_HINT}</EmptyState>
+      </>
+    );
+  }
+
+  const loading = currentQ.some((q) => q.isPending && q.fetchStatus !== 'idle');
+  const failed = [...currentQ, ...baselineQ].find((q) => q.error);
+  const missingRef = current.some((s) => s.missingReference);
+  const empty = !loading && !failed && current.every((s) => s.points.length === 0);
+  const suffix = state.rel ? ` relative to ${settingLabel(state.ref)}` : '';
+  const stem = `tradeoff-${state.dataset}-${shortSha(state.commit)}`;
+
+  const panel = (key: SpeedKey) => {
+    const { data, annotations, count } = buildTraces(current, baseline, key, state.rel);
+    const ylabel = key === 'compress' ? 'compression speed' : 'decompression speed';
+    return (
+      <Plot
+        id={`tradeoff-${key}`}
+        title={`ratio vs ${ylabel}${suffix}`}
+        data={data}
+        pointCount={count}
+        filename={`${stem}-${key}`}
+        csv={() => ({ header: CSV_HEADER, rows: [...csvRows(current, false), ...csvRows(baseline, true)] })}
+        layout={{
+          xaxis: { title: { text: state.rel ? `compression ratio / ${settingLabel(state.ref)}` : 'compression ratio' } },
+          yaxis: { type: 'log', title: { text: state.rel ? `${ylabel} / ${settingLabel(state.ref)}` : `${ylabel} [MB/s]` } },
+          annotations,
+          hovermode: 'closest',
+        }}
+      />
+    );
+  };
+
+  return (
+    <>
+      <PageHeader title="Trade-offs">
+        Compression ratio against speed for commit <code>{shortSha(state.commit)}</code> on {state.dataset}. Error bars: sample
+        min..max; dotted line: Pareto frontier. <Link to={`/configurations?dataset=${encodeURIComponent(state.dataset)}`}>Table view</Link>
+      </PageHeader>
+      <TradeoffControls state={state} set={set} dims={dims.data} commits={commits.data.items} />
+      {machines.length === 0 && <EmptyState>Pick at least one machine.</EmptyState>}
+      {failed && <ErrorState error={failed.error} retry={() => void failed.refetch()} />}
+      {missingRef && (
+        <EmptyState>
+          Reference {settingLabel(state.ref)} ({state.ref}) has no result for this selection: pick another reference or untick
+          “Relative to”.
+        </EmptyState>
+      )}
+      {loading && <Spinner label="Loading trade-off…" />}
+      {empty && !missingRef && (
+        <EmptyState>
+          No results for this commit, machine and configuration. Try another commit or dataset, or trigger a run for this commit on
+          the <Link to="/runs">Runs</Link> page.
+        </EmptyState>
+      )}
+      {!loading && !failed && !empty && !missingRef && (
+        <div className="plot-grid">
+          {panel('compress')}
+          {panel('decompress')}
+        </div>
+      )}
+    </>
+  );
+}

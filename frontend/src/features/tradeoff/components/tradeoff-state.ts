@@ -1,0 +1,17 @@
+import { bool, list, num, str } from '@/lib/url-state';
+
+// URL state of the trade-off page (short keys keep shared links readable).
+export const tradeoffSchema = {
+  commit: str(),
+  machine: list(),
+  dataset: str(),
+  pre: str('none'),
+  dict: num(0),
+  basket: num(0),
+  threads: num(1),
+  mode: str('basket'),
+  rel: bool(false),
+  ref: num(505),
+  base_commit: str(),
+  base_machine: str(),
+};

@@ -1,0 +1,65 @@
+// "Relative to a reference setting" (ATLAS style, default ZSTD-5 = 505):
+// every value divided by the reference's value on the same machine/dataset.
+import type { TradeoffPoint } from '@/types/api';
+
+export interface PlotPoint {
+  setting: number;
+  algorithm: number;
+  level: number;
+  codec: string;
+  ratio: number;
+  compressedBytes: number;
+  compress: number | null;
+  compressMin: number | null;
+  compressMax: number | null;
+  decompress: number | null;
+  decompressMin: number | null;
+  decompressMax: number | null;
+}
+
+export function toPlotPoint(p: TradeoffPoint): PlotPoint {
+  return {
+    setting: p.setting,
+    algorithm: p.algorithm,
+    level: p.level,
+    codec: p.codec,
+    ratio: p.ratio ?? Number.NaN,
+    compressedBytes: p.compressed_bytes ?? Number.NaN,
+    compress: p.compress_mbps?.median ?? null,
+    compressMin: p.compress_mbps?.min ?? null,
+    compressMax: p.compress_mbps?.max ?? null,
+    decompress: p.decompress_mbps?.median ?? null,
+    decompressMin: p.decompress_mbps?.min ?? null,
+    decompressMax: p.decompress_mbps?.max ?? null,
+  };
+}
+
+function div(v: number | null, ref: number | null): number | null {
+  if (v === null || ref === null || ref === 0 || !Number.isFinite(ref)) return null;
+  return v / ref;
+}
+
+export interface RelativeResult {
+  points: PlotPoint[];
+  /** false when the reference setting is not among the points: nothing to divide by. */
+  referenceFound: boolean;
+}
+
+export function relativeTo(points: readonly PlotPoint[], reference: number): RelativeResult {
+  const ref = points.find((p) => p.setting === reference);
+  if (!ref) return { points: [], referenceFound: false };
+  return {
+    referenceFound: true,
+    points: points.map((p) => ({
+      ...p,
+      ratio: p.ratio / ref.ratio,
+      compressedBytes: ref.compressedBytes === 0 ? NaN : p.compressedBytes / ref.compressedBytes,
+      compress: div(p.compress, ref.compress),
+      compressMin: div(p.compressMin, ref.compress),
+      compressMax: div(p.compressMax, ref.compress),
+      decompress: div(p.decompress, ref.decompress),
+      decompressMin: div(p.decompressMin, ref.decompress),
+      decompressMax: div(p.decompressMax, ref.decompress),
+    })),
+  };
+}

@@ -1,0 +1,148 @@
+// Builds the Plotly traces of one trade-off panel (ratio vs one speed):
+// one colour per algorithm, one marker symbol per machine, level as text,
+// the Pareto frontier per machine, and a ghost baseline with arrows old -> new.
+import type { Annotations, Data } from 'plotly.js';
+import { algorithmName, settingLabel } from '@/lib/format';
+import { paretoFront } from './pareto';
+import type { PlotPoint } from './relative';
+
+export type SpeedKey = 'compress' | 'decompress';
+
+export interface MachineSeries {
+  machine: string;
+  points: PlotPoint[];
+}
+
+const ALG_COLORS: Record<number, string> = {
+  0: '#8c959f',
+  1: '#1f77b4',
+  2: '#9467bd',
+  3: '#8c564b',
+  4: '#ff7f0e',
+  5: '#2ca02c',
+};
+const SYMBOLS = ['circle', 'square', 'diamond', 'triangle-up', 'cross', 'star'];
+
+export const algColor = (alg: number): string => ALG_COLORS[alg] ?? '#d62728';
+
+function speedOf(p: PlotPoint, key: SpeedKey): number | null {
+  return key === 'compress' ? p.compress : p.decompress;
+}
+
+function errorBars(points: PlotPoint[], key: SpeedKey) {
+  const lo = points.map((p) => {
+    const v = speedOf(p, key);
+    const min = key === 'compress' ? p.compressMin : p.decompressMin;
+    return v !== null && min !== null ? Math.max(0, v - min) : 0;
+  });
+  const hi = points.map((p) => {
+    const v = speedOf(p, key);
+    const max = key === 'compress' ? p.compressMax : p.decompressMax;
+    return v !== null && max !== null ? Math.max(0, max - v) : 0;
+  });
+  return { type: 'data' as const, symmetric: false, array: hi, arrayminus: lo, thickness: 1, width: 0 };
+}
+
+export function plottable(points: readonly PlotPoint[], key: SpeedKey): PlotPoint[] {
+  return points.filter((p) => {
+    const v = speedOf(p, key);
+    return v !== null && v > 0 && Number.isFinite(p.ratio);
+  });
+}
+
+export function buildTraces(
+  current: MachineSeries[],
+  baseline: MachineSeries[],
+  key: SpeedKey,
+  relative: boolean,
+): { data: Data[]; annotations: Partial<Annotations>[]; count: number } {
+  const data: Data[] = [];
+  const annotations: Partial<Annotations>[] = [];
+  const unit = relative ? '×' : 'MB/s';
+  let count = 0;
+
+  current.forEach((series, mi) => {
+    const pts = plottable(series.points, key);
+    const algs = [...new Set(pts.map((p) => p.algorithm))].sort((a, b) => a - b);
+    for (const alg of algs) {
+      const group = pts.filter((p) => p.algorithm === alg).sort((a, b) => a.level - b.level);
+      count += group.length;
+      data.push({
+        type: 'scatter',
+        mode: 'text+markers',
+        name: current.length > 1 ? `${algorithmName(alg)} · ${series.machine}` : algorithmName(alg),
+        legendgroup: `alg${alg}`,
+        x: group.map((p) => p.ratio),
+        y: group.map((p) => speedOf(p, key)),
+        text: group.map((p) => String(p.level)),
+        textposition: 'top center',
+        textfont: { size: 10, color: algColor(alg) },
+        marker: { color: algColor(alg), size: 9, symbol: SYMBOLS[mi % SYMBOLS.length] },
+        error_y: errorBars(group, key),
+        customdata: group.map((p) => [settingLabel(p.setting), series.machine, p.setting]),
+        hovertemplate:
+          `<b>%{customdata[0]}</b> (%{customdata[2]}) on %{customdata[1]}<br>` +
+          `ratio %{x:.3f}<br>${key} %{y:.4g} ${unit}<extra></extra>`,
+      });
+    }
+    const front = paretoFront(pts, (p) => p.ratio, (p) => speedOf(p, key));
+    if (front.length > 1) {
+      data.push({
+        type: 'scatter',
+        mode: 'lines',
+        name: current.length > 1 ? `Pareto frontier · ${series.machine}` : 'Pareto frontier',
+        x: front.map((p) => p.ratio),
+        y: front.map((p) => speedOf(p, key)),
+        line: { color: '#6e7781', dash: 'dot', width: 1.5, shape: 'linear' },
+        hoverinfo: 'skip',
+      });
+    }
+  });
+
+  // Ghost baseline: same colours, faded, then an arrow from each old point to its new position.
+  baseline.forEach((series, bi) => {
+    const pts = plottable(series.points, key);
+    if (pts.length === 0) return;
+    data.push({
+      type: 'scatter',
+      mode: 'markers',
+      name: `baseline · ${series.machine}`,
+      x: pts.map((p) => p.ratio),
+      y: pts.map((p) => speedOf(p, key)),
+      opacity: 0.35,
+      marker: { color: pts.map((p) => algColor(p.algorithm)), size: 8, symbol: 'circle-open', line: { width: 2 } },
+      customdata: pts.map((p) => [settingLabel(p.setting), series.machine]),
+      hovertemplate: `baseline <b>%{customdata[0]}</b> on %{customdata[1]}<br>ratio %{x:.3f}<br>${key} %{y:.4g} ${unit}<extra></extra>`,
+    });
+    const target = current[Math.min(bi, current.length - 1)];
+    if (!target) return;
+    const now = new Map(plottable(target.points, key).map((p) => [p.setting, p]));
+    for (const old of pts) {
+      const cur = now.get(old.setting);
+      const oy = speedOf(old, key);
+      const ny = cur ? speedOf(cur, key) : null;
+      if (!cur || oy === null || ny === null) continue;
+      if (cur.ratio === old.ratio && ny === oy) continue;
+      // Annotation coordinates on log axes are log10 of the value.
+      annotations.push({
+        x: cur.ratio,
+        y: Math.log10(ny),
+        ax: old.ratio,
+        ay: Math.log10(oy),
+        xref: 'x',
+        yref: 'y',
+        axref: 'x',
+        ayref: 'y',
+        showarrow: true,
+        arrowhead: 2,
+        arrowsize: 1,
+        arrowwidth: 1.2,
+        arrowcolor: algColor(cur.algorithm),
+        opacity: 0.7,
+        text: '',
+      });
+    }
+  });
+
+  return { data, annotations, count };
+}

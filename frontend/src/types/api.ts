@@ -1,0 +1,35 @@
+// Names the features use for the API's types. Everything comes from
+// api.gen.ts, generated from openapi.json (`npm run generate-client`, or
+// `make frontend-client` to re-export it from the backend first): a backend
+// rename becomes a TypeScript error here, not a broken page.
+import type { components } from './api.gen';
+
+type Schemas = components['schemas'];
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export type ApiErrorBody = Schemas['ErrorBody'];
+export type Commit = Schemas['CommitOut'];
+export type Machine = Schemas['MachineOut'];
+export type MachineRef = Schemas['MachineRef'];
+export type Dataset = Schemas['DatasetOut'];
+export type Configuration = Schemas['ConfigurationOut'];
+export type Dimensions = Schemas['Dimensions'];
+export type LatestRow = Schemas['LatestOut'];
+export type Run = Schemas['RunOut'];
+export type SpeedStats = Schemas['SpeedSummary'];
+export type TradeoffPoint = Schemas['TradeoffPoint'];
+export type Tradeoff = Schemas['TradeoffOut'];
+export type HistoryPoint = Schemas['HistoryPoint'];
+export type HistoryChange = Schemas['HistoryChange'];
+export type History = Schemas['HistoryOut'];
+export type CompareRow = Schemas['CompareRow'];
+export type Compare = Schemas['CompareOut'];
+export type TriggerRequest = Schemas['TriggerIn'];
+export type TriggerResponse = Schemas['TriggerOut'];
+export type Metric = CompareRow['metric'];

@@ -1,0 +1,122 @@
+"""Test data for the backend tests: harness documents, GitHub payloads, signatures."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import json
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+WEBHOOK_SECRET = "test-webhook-secret"
+
+
+MACHINE = {
+    "hostname": "bench-01", "arch": "x86_64", "cpu_model": "Intel Xeon E5-2680 v3",
+    "vendor": "GenuineIntel", "family": 6, "model": 63,
+    "isa": {"sse4_2": True, "avx2": True, "avx512f": False, "pclmul": True, "crc32": True},
+    "caches": {"l1d": 32768, "l2": 262144, "l3": 31457280}, "cores_logical": 2,
+    "cores_physical": 1, "kernel": "6.1.0", "governor": "performance", "boost": False,
+    "compiler": "gcc 12.2.0", "compiler_flags": "-O2",
+    "libraries": {"zlib": "1.3.1", "zstd": "1.5.5", "lz4": "1.9.4", "lzma": "5.4.1"},
+    "fingerprint_hash": "a1b2c3d4e5f60718",
+}
+
+CODECS = {1: "zlib", 2: "lzma", 4: "lz4", 5: "zstd"}
+
+
+def speed(median: float, n: int = 9, spread: float = 0.005, seed: int = 0) -> dict[str, Any]:
+    rng = random.Random(seed)
+    samples = [median * (1 + rng.uniform(-spread, spread)) for _ in range(n)]
+    samples.sort()
+    mean = sum(samples) / n
+    std = (sum((s - mean) ** 2 for s in samples) / (n - 1)) ** 0.5
+    return {"median": samples[n // 2], "min": samples[0], "max": samples[-1], "mean": mean,
+            "stddev": std, "cv": std / mean, "samples": samples}
+
+
+def result(dataset: str, setting: int, compressed: int, cspeed: float, dspeed: float,
+           uncompressed: int = 1_000_000, seed: int = 0, **conf: Any) -> dict[str, Any]:
+    algorithm, level = divmod(setting, 100)
+    return {
+        "dataset": dataset, "codec": CODECS.get(algorithm, "memcpy") if setting else "memcpy",
+        "setting": setting, "algorithm": algorithm, "level": level,
+        "preconditioner": conf.get("preconditioner", "none"),
+        "dictionary_size": conf.get("dictionary_size", 0),
+        "basket_size": conf.get("basket_size", 0), "mode": conf.get("mode", "basket"),
+        "threads": conf.get("threads", 1), "uncompressed_bytes": uncompressed,
+        "compressed_bytes": compressed, "ratio": uncompressed / compressed,
+        "compress_mbps": speed(cspeed, seed=seed), "decompress_mbps": speed(dspeed, seed=seed + 1),
+        "roundtrip_ok": True, "error": None,
+    }
+
+
+# (setting, compressed bytes, compress MB/s, decompress MB/s): a realistic trade-off where
+# 101 is dominated by 505 (smaller and faster), so the Pareto set is known.
+SETTINGS = [(101, 400_000, 60.0, 300.0), (404, 480_000, 90.0, 2000.0),
+            (505, 350_000, 150.0, 900.0), (207, 300_000, 3.0, 80.0), (0, 1_000_000, 8000.0,
+                                                                       8000.0)]
+
+
+def document(commit: str | None = "a" * 40, machine: str | None = "bench-01",
+             tag: str | None = "haswell", scale: float = 1.0, size_scale: float = 1.0,
+             seed: int = 0, run_id: int | None = None,
+             datasets: tuple[str, ...] = ("nanoaod",)) -> dict[str, Any]:
+    context: dict[str, Any] = {"repository": "root-project/root"}
+    if commit:
+        context["commit"] = commit
+    if machine:
+        context["machine"] = machine
+    if tag:
+        context["tag"] = tag
+    if run_id is not None:
+        context["run_id"] = run_id
+    results = [
+        result(ds, s, int(c * size_scale), cs * scale, dsp * scale, seed=seed + i)
+        for ds in datasets for i, (s, c, cs, dsp) in enumerate(SETTINGS)
+    ]
+    return {
+        "schema_version": "1", "tool": {"name": "rzbench", "version": "0.1.0"},
+        "created_at": "2026-11-20T12:00:00Z", "backend": "rootcompat", "root_commit": None,
+        "context": context, "machine": copy.deepcopy(MACHINE),
+        "parameters": {"min_samples": 9, "target_pass_ms": 100, "interleaved": True},
+        "datasets": [{"name": ds, "source": f"corpus/{ds}.bbc", "bytes": 1_000_000,
+                      "baskets": 31, "checksum": "xxh64:0123456789abcdef"} for ds in datasets],
+        "results": results,
+    }
+
+
+def sign(body: bytes, secret: str = WEBHOOK_SECRET) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def sha(i: int, salt: str = "") -> str:
+    return hashlib.sha1(f"{salt}{i}".encode()).hexdigest()
+
+
+def push_payload(shas: list[str], before: str = "0" * 40, branch: str = "master",
+                 repo: str = "root-project/root") -> dict[str, Any]:
+    return {
+        "ref": f"refs/heads/{branch}", "before": before, "after": shas[-1] if shas else before,
+        "repository": {"full_name": repo, "html_url": f"https://github.com/{repo}"},
+        "commits": [{"id": s, "message": f"commit {i}\n\nbody",
+                     "timestamp": f"2026-11-{10 + i:02d}T10:00:00+00:00",
+                     "author": {"name": "Dev", "email": "dev@example.org"}, "distinct": True}
+                    for i, s in enumerate(shas)],
+    }
+
+
+def post_webhook(client: TestClient, event: str, payload: Any, delivery: str,
+                 secret: str = WEBHOOK_SECRET, raw: bytes | None = None,
+                 signature: str | None = "auto") -> Any:
+    body = raw if raw is not None else json.dumps(payload).encode()
+    headers = {"X-GitHub-Event": event, "X-GitHub-Delivery": delivery,
+               "Content-Type": "application/json"}
+    if signature == "auto":
+        headers["X-Hub-Signature-256"] = sign(body, secret)
+    elif signature is not None:
+        headers["X-Hub-Signature-256"] = signature
+    return client.post("/api/v1/webhooks/github", content=body, headers=headers)

@@ -1,0 +1,58 @@
+"""Alembic migrations up and down, on PostgreSQL and on SQLite, and in sync with the models."""
+
+from __future__ import annotations
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from basketbench.core import migrate
+from basketbench.core.config import Settings
+from basketbench.models import Base
+from sqlalchemy import create_engine, inspect
+
+TABLES = {t.name for t in Base.metadata.sorted_tables}
+
+
+def _tables(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        return set(inspect(engine).get_table_names()) - {"alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def _diff(url: str) -> list[object]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+            return list(compare_metadata(ctx, Base.metadata))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def db_url(request, pg_url, tmp_path) -> str:
+    return pg_url if request.param == "postgresql" else f"sqlite:///{tmp_path / 'bb.sqlite'}"
+
+
+def test_upgrade_downgrade_upgrade(db_url):
+    settings = Settings(database_url=db_url)
+    assert _tables(db_url) == set()
+    migrate.upgrade(settings)
+    assert _tables(db_url) == TABLES
+    assert migrate.current(settings) is not None
+    assert _diff(db_url) == [], "models and migrations differ: write a migration"
+    migrate.downgrade(settings, "base")
+    assert _tables(db_url) == set()
+    assert migrate.current(settings) is None
+    migrate.upgrade(settings)
+    assert _tables(db_url) == TABLES
+
+
+def test_embedded_default_is_a_sqlite_file_under_the_data_dir(tmp_path):
+    settings = Settings(database_url=None, data_dir=tmp_path / "data")
+    assert settings.sqlalchemy_url == f"sqlite:///{tmp_path / 'data' / 'basketbench.sqlite'}"
+    migrate.upgrade(settings)
+    assert (tmp_path / "data" / "basketbench.sqlite").is_file()
+    assert _tables(settings.sqlalchemy_url) == TABLES

@@ -1,0 +1,227 @@
+"""Read endpoints: lists with filters, pagination and CSV; history, tradeoff, compare."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from bb_factories import MACHINE, document, post_webhook, push_payload, sha
+
+N = 10
+SPEED_STEP = 5  # commits >= 5 are 10 % slower
+SIZE_STEP = 7  # commits >= 7 compress 1 % worse
+
+
+@pytest.fixture
+def history_db(client, auth):
+    shas = [sha(i, "q") for i in range(N)]
+    assert post_webhook(client, "push", push_payload(shas), "seed").status_code == 202
+    other = dict(MACHINE, hostname="epyc-01", fingerprint_hash="e0e0e0e0e0e0e0e0")
+    for i, s in enumerate(shas):
+        scale = 0.9 if i >= SPEED_STEP else 1.0
+        size = 1.01 if i >= SIZE_STEP else 1.0
+        doc = document(commit=s, scale=scale, size_scale=size, seed=i,
+                       datasets=("nanoaod", "physlite"))
+        assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+        doc = document(commit=s, machine="epyc-01", tag="epyc", scale=1.3, seed=100 + i)
+        doc["machine"] = other
+        assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+    return shas
+
+
+def rows(resp) -> list[dict[str, str]]:
+    assert resp.headers["content-type"].startswith("text/csv")
+    return list(csv.DictReader(io.StringIO(resp.text)))
+
+
+def test_commits_filters_pagination_and_csv(client, history_db):
+    shas = history_db
+    page = client.get("/api/v1/commits?limit=3&offset=2").json()
+    assert page["total"] == N and page["limit"] == 3 and page["offset"] == 2
+    assert [c["sha"] for c in page["items"]] == [shas[7], shas[6], shas[5]]
+    ranged = client.get(f"/api/v1/commits?commit_from={shas[2][:7]}&commit_to={shas[4]}").json()
+    assert [c["sha"] for c in ranged["items"]] == [shas[4], shas[3], shas[2]]
+    assert client.get("/api/v1/commits?q=commit 3").json()["total"] == 1
+    assert client.get("/api/v1/commits?branch=master").json()["total"] == N
+    assert client.get("/api/v1/commits?branch=other").json()["total"] == 0
+    table = rows(client.get("/api/v1/commits?format=csv&limit=5"))
+    assert len(table) == 5 and table[0]["sha"] == shas[-1]
+    assert "parents" in table[0] and "order" in table[0]
+    via_accept = client.get("/api/v1/commits", headers={"Accept": "text/csv"})
+    assert len(rows(via_accept)) == N
+    assert client.get("/api/v1/commits?limit=0").status_code == 422
+    assert client.get("/api/v1/commits?commit_from=zzz").status_code == 400
+    assert client.get("/api/v1/commits?commit_from=" + "f" * 40).status_code == 404
+
+
+def test_commit_by_prefix(client, history_db):
+    c = client.get(f"/api/v1/commits/{history_db[3][:8]}").json()
+    assert c["sha"] == history_db[3] and c["parents"] == [history_db[2]]
+    assert client.get("/api/v1/commits/" + "f" * 12).status_code == 404
+
+
+def test_lists_of_every_resource_answer_json_and_csv(client, history_db):
+    for path, n in (("/repositories", 1), ("/machines", 2), ("/datasets", 2),
+                    ("/configurations", 5), ("/runs", 0), ("/results", N * 15)):
+        page = client.get(f"/api/v1{path}?limit=1000").json()
+        assert page["total"] == n, path
+        table = client.get(f"/api/v1{path}?format=csv&limit=1000")
+        assert len(rows(table)) == n, path
+
+
+def test_machines_filter(client, history_db):
+    epyc = client.get("/api/v1/machines?tag=epyc").json()["items"]
+    assert [m["name"] for m in epyc] == ["epyc-01"]
+    assert epyc[0]["result_count"] == N * 5 and epyc[0]["latest_commit"] == history_db[-1]
+
+
+def test_configurations_filters_and_dimensions(client, history_db):
+    assert client.get("/api/v1/configurations?setting=505&setting=101").json()["total"] == 2
+    assert client.get("/api/v1/configurations?algorithm=5").json()["items"][0]["label"] == \
+        "ZSTD-5"
+    assert client.get("/api/v1/configurations?dataset=physlite&machine=epyc-01").json()[
+        "total"] == 0
+    assert client.get("/api/v1/configurations?dataset=physlite&tag=haswell").json()[
+        "total"] == 5
+    ranged = client.get(f"/api/v1/configurations?commit_from={history_db[1]}&commit_to="
+                        f"{history_db[2]}&preconditioner=none").json()
+    assert ranged["total"] == 5
+    assert client.get("/api/v1/configurations?preconditioner=shuffle").json()["total"] == 0
+    assert client.get("/api/v1/configurations?dataset=nope").status_code == 404
+    dims = client.get("/api/v1/configurations/dimensions").json()
+    assert dims["settings"] == [0, 101, 207, 404, 505]
+    assert dims["datasets"] == ["nanoaod", "physlite"] and dims["tags"] == ["epyc", "haswell"]
+    assert dims["preconditioners"] == ["none"] and dims["threads"] == [1]
+    assert {m["name"] for m in dims["machines"]} == {"bench-01", "epyc-01"}
+
+
+def test_latest(client, history_db):
+    latest = client.get("/api/v1/configurations/latest?setting=505&machine=bench-01").json()
+    assert latest["total"] == 2
+    assert {x["commit"] for x in latest["items"]} == {history_db[-1]}
+    older = client.get(f"/api/v1/configurations/latest?setting=505&commit_to={history_db[2]}"
+                       "&dataset=nanoaod").json()["items"]
+    assert {(x["machine"]["name"], x["commit"]) for x in older} == {
+        ("bench-01", history_db[2]), ("epyc-01", history_db[2])}
+    assert len(rows(client.get("/api/v1/configurations/latest?format=csv"))) == 15
+
+
+def test_results_filters(client, history_db):
+    r = client.get(f"/api/v1/results?commit={history_db[0]}&machine=bench-01&dataset=nanoaod"
+                   "&setting=505").json()
+    assert r["total"] == 1
+    item = r["items"][0]
+    assert item["label"] == "ZSTD-5" and len(item["compress_mbps"]["samples"]) == 9
+    assert client.get("/api/v1/results?tag=epyc").json()["total"] == N * 5
+    assert client.get("/api/v1/results?codec=lz4&tag=epyc").json()["total"] == N
+    assert client.get("/api/v1/results?machine=nope").status_code == 404
+
+
+def test_history_with_changes_on_speed_and_size(client, history_db):
+    q = "/api/v1/history?machine=bench-01&dataset=nanoaod&setting=505"
+    speed = client.get(q + "&metric=compress_mbps").json()
+    assert speed["total_points"] == N and not speed["downsampled"]
+    assert [p["sha"] for p in speed["points"]] == history_db
+    assert speed["series"]["configuration"]["label"] == "ZSTD-5"
+    p0 = speed["points"][0]
+    assert p0["min"] <= p0["value"] <= p0["max"] and p0["n"] == 9
+    assert [c["sha"] for c in speed["changes"]] == [history_db[SPEED_STEP]]
+    change = speed["changes"][0]
+    assert -11 < change["delta_pct"] < -9 and change["p_value"] < 0.01
+    size = client.get(q + "&metric=compressed_bytes").json()
+    assert [c["sha"] for c in size["changes"]] == [history_db[SIZE_STEP]]
+    assert size["changes"][0]["p_value"] is None
+    ranged = client.get(q + f"&commit_from={history_db[3]}&commit_to={history_db[6]}").json()
+    assert [p["sha"] for p in ranged["points"]] == history_db[3:7]
+    table = rows(client.get(q + "&format=csv"))
+    assert len(table) == N and float(table[0]["value"]) > 0
+
+
+def test_history_downsampling_keeps_changes_and_envelope(client, history_db):
+    q = "/api/v1/history?machine=bench-01&dataset=nanoaod&setting=505&max_points=10"
+    full = client.get(q).json()
+    assert not full["downsampled"]
+    # max_points has a floor of 10; downsampling is exercised with a 3-point bucket size
+    from basketbench.schemas.analysis import HistoryPoint
+    from basketbench.services.analysis import _downsample
+
+    pts = [HistoryPoint.model_validate(p) for p in full["points"]]
+    out = _downsample(pts, 3, {history_db[SPEED_STEP]})
+    assert len(out) <= 5 + 1 and history_db[SPEED_STEP] in [p.sha for p in out]
+    assert [p.order for p in out] == sorted(p.order for p in out)
+    assert min(p.min for p in out) == min(p.min for p in pts)
+    assert max(p.max for p in out) == max(p.max for p in pts)
+
+
+def test_history_errors(client, history_db):
+    base = "/api/v1/history?dataset=nanoaod&setting=505"
+    assert client.get(base + "&machine=nope").status_code == 404
+    assert client.get(base + "&machine=bench-01&metric=bogus").status_code == 422
+    assert client.get("/api/v1/history?machine=bench-01&dataset=nanoaod").status_code == 400
+    assert client.get(base + "&machine=bench-01&threads=8").status_code == 404
+    r = client.get(base + "&machine=bench-01&max_points=1")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid"
+
+
+def test_tradeoff_pareto_and_reference(client, history_db):
+    r = client.get(f"/api/v1/tradeoff?commit={history_db[0]}&machine=bench-01&dataset=nanoaod"
+                   "&reference=505").json()
+    pts = {p["setting"]: p for p in r["points"]}
+    assert set(pts) == {0, 101, 207, 404, 505}
+    # 101 is larger and slower than 505: dominated. 404 compresses slower than 505 (which is
+    # also smaller) but decompresses fastest, so it is on the decompression front only.
+    assert [s for s, p in sorted(pts.items()) if p["pareto_compress"]] == [207, 505]
+    assert [s for s, p in sorted(pts.items()) if p["pareto_decompress"]] == [207, 404, 505]
+    assert pts[0]["pareto_compress"] is False  # memcpy baseline is not a codec choice
+    assert pts[505]["relative"]["ratio"] == pytest.approx(1.0)
+    assert pts[207]["relative"]["compressed_bytes"] == pytest.approx(300_000 / 350_000)
+    assert pts[404]["relative"]["compress_mbps"] == pytest.approx(90 / 150, rel=0.02)
+    assert pts[505]["compress_mbps"]["min"] <= pts[505]["compress_mbps"]["median"]
+    no_ref = client.get(f"/api/v1/tradeoff?commit={history_db[0]}&machine=bench-01"
+                        "&dataset=nanoaod").json()
+    assert all(p["relative"] is None for p in no_ref["points"])
+    bad_ref = client.get(f"/api/v1/tradeoff?commit={history_db[0]}&machine=bench-01"
+                         "&dataset=nanoaod&reference=999")
+    assert bad_ref.status_code == 404
+    table = rows(client.get(f"/api/v1/tradeoff?commit={history_db[0]}&machine=bench-01"
+                            "&dataset=nanoaod&format=csv"))
+    assert len(table) == 5 and "compress_mbps.median" in table[0]
+
+
+def test_compare_commits(client, history_db):
+    r = client.get(f"/api/v1/compare?base_commit={history_db[0]}&head_commit="
+                   f"{history_db[-1]}&machine=bench-01&dataset=nanoaod").json()
+    assert r["mode"] == "commits"
+    by = {(x["configuration"]["setting"], x["metric"]): x for x in r["rows"]}
+    assert len(r["rows"]) == 5 * 4
+    slow = by[(505, "compress_mbps")]
+    assert slow["significant"] and slow["regression"] and slow["p_value"] < 0.01
+    assert -11 < slow["delta_pct"] < -9
+    size = by[(505, "compressed_bytes")]
+    assert size["significant"] and size["regression"] and size["p_value"] is None
+    ratio = by[(505, "ratio")]
+    assert ratio["significant"] and ratio["regression"]
+    same = client.get(f"/api/v1/compare?base_commit={history_db[0]}&head_commit="
+                      f"{history_db[1]}&machine=bench-01&metric=compress_mbps").json()
+    assert len(same["rows"]) == 10 and not any(x["significant"] for x in same["rows"])
+    only = client.get(f"/api/v1/compare?base_commit={history_db[0]}&head_commit="
+                      f"{history_db[-1]}&machine=bench-01&only_significant=true").json()
+    assert only["rows"] and all(x["significant"] for x in only["rows"])
+
+
+def test_compare_machines(client, history_db):
+    r = client.get(f"/api/v1/compare?base_machine=bench-01&head_machine=epyc-01&commit="
+                   f"{history_db[0]}&metric=decompress_mbps").json()
+    assert r["mode"] == "machines" and len(r["rows"]) == 5  # epyc ran nanoaod only
+    for row in r["rows"]:
+        assert row["delta_pct"] == pytest.approx(30, abs=2)
+        assert row["significant"] and not row["regression"]
+    table = rows(client.get(f"/api/v1/compare?base_machine=bench-01&head_machine=epyc-01"
+                            f"&commit={history_db[0]}&format=csv"))
+    assert len(table) == 20 and "configuration.label" in table[0]
+
+
+def test_compare_needs_a_complete_pair(client, history_db):
+    r = client.get(f"/api/v1/compare?base_commit={history_db[0]}&machine=bench-01")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"

@@ -1,0 +1,176 @@
+"""`basketbench demo` end to end: embedded SQLite, no broker, a free port, a temp folder.
+
+The demo triggers a run of this checkout's HEAD through POST /api/v1/trigger; the API runs
+the Celery task code in-process (harness build, rzbench, ingest). Afterwards a fresh
+`basketbench serve` on the same SQLite file must show the stored results, and a second
+demo must reuse them instead of measuring again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .support import REPO
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def clean_env(home: Path) -> dict[str, str]:
+    """No database, broker or token from the caller: the demo's embedded defaults."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BASKETBENCH_")}
+    env["BASKETBENCH_DEMO_HOME"] = str(home)
+    return env
+
+
+def run_demo(
+    home: Path, port: int, *extra: str, timeout: float = 1200
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "basketbench.cli", "demo", "--no-serve", "--quick",
+         "--port", str(port), "--home", str(home), *extra],
+        cwd=home, env=clean_env(home), capture_output=True, text=True, timeout=timeout,
+        check=False,
+    )
+
+
+def head_sha() -> str:
+    return subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def demo_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("demo")
+
+
+@pytest.fixture(scope="module")
+def first_demo(demo_home: Path) -> subprocess.CompletedProcess[str]:
+    started = time.monotonic()
+    done = run_demo(demo_home, free_port())
+    print(f"first demo: {time.monotonic() - started:.1f} s\n{done.stdout}\n{done.stderr}")
+    return done
+
+
+@pytest.fixture(scope="module")
+def api(demo_home: Path, first_demo: subprocess.CompletedProcess[str]) -> Iterator[httpx.Client]:
+    """A new server on the SQLite file the demo left behind."""
+    assert first_demo.returncode == 0, first_demo.stdout + first_demo.stderr
+    port = free_port()
+    env = clean_env(demo_home) | {"BASKETBENCH_DATA_DIR": str(demo_home)}
+    log = (demo_home / "verify-server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "basketbench.cli", "serve", "--host", "127.0.0.1",
+         "--port", str(port)],
+        cwd=demo_home, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (demo_home / "verify-server.log").read_text()
+            try:
+                if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the API did not start"
+            time.sleep(0.3)
+        with httpx.Client(base_url=url, timeout=30) as client:
+            yield client
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        log.close()
+
+
+def _get(client: httpx.Client, path: str, **params: Any) -> Any:
+    response = client.get(path, params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_demo_prints_progress_and_the_url(first_demo: subprocess.CompletedProcess[str]) -> None:
+    assert first_demo.returncode == 0, first_demo.stdout + first_demo.stderr
+    out = first_demo.stdout
+    assert "through POST /api/v1/trigger" in out
+    assert re.search(r"run \d+: succeeded", out), out
+    stages = set(re.findall(r"stage=(\S+)", out))
+    assert {"build", "benchmark"} <= stages, stages
+    stored = re.search(r"stored (\d+) results", out)
+    assert stored and int(stored.group(1)) > 0, out
+    assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/", out), out
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_the_run_and_its_results_are_stored(api: httpx.Client) -> None:
+    runs = _get(api, "/api/v1/runs")
+    assert runs["total"] == 1
+    run = runs["items"][0]
+    assert run["status"] == "succeeded"
+    assert run["commit"] == head_sha()
+    assert run["repository"] == "basketbench"
+    assert run["suite"] == "demo-quick"
+    assert run["result_count"] > 0
+
+    results = _get(api, "/api/v1/results", run=run["id"], limit=1000)
+    assert results["total"] == run["result_count"]
+    datasets = {r["dataset"] for r in results["items"]}
+    # real ROOT baskets and the synthetic generators, as the quick demo suite names them
+    assert "hzz" in datasets, datasets
+    assert {"event", "nanoaod-offsets"} <= datasets, datasets
+    settings = {r["setting"] for r in results["items"] if r.get("setting")}
+    assert {101, 404, 505} <= settings, settings
+    for r in results["items"]:
+        if r.get("setting"):
+            assert r["ratio"] > 0 and r["compressed_bytes"] > 0
+            assert r["compress_mbps"]["median"] > 0 and r["decompress_mbps"]["median"] > 0
+
+    machines = _get(api, "/api/v1/machines")
+    assert machines["total"] == 1
+    assert machines["items"][0]["tag"] == run["tag"]
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_a_second_demo_reuses_the_run(
+    demo_home: Path, api: httpx.Client
+) -> None:
+    started = time.monotonic()
+    again = run_demo(demo_home, free_port(), timeout=300)
+    took = time.monotonic() - started
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "was measured already" in again.stdout
+    assert "triggered run" not in again.stdout
+    assert "cached" in again.stdout  # the corpus is not extracted again
+    assert _get(api, "/api/v1/runs")["total"] == 1
+    assert took < 120, f"second demo took {took:.0f} s"
+
+
+def test_a_busy_port_stops_with_a_message(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = run_demo(tmp_path, port, timeout=120)
+    assert done.returncode == 1
+    assert f"port {port} on 127.0.0.1 is in use" in done.stderr
+    assert "--port" in done.stderr

@@ -1,0 +1,438 @@
+"""Seed a running basketbench API with realistic data for the dashboard's browser tests.
+
+Everything goes through the public REST API, as a real deployment would receive it:
+machines register (POST /machines), a signed GitHub push webhook brings the commits
+(POST /webhooks/github, which also queues one run per commit and tag), harness
+documents valid against harness-result-v1.schema.json carry the numbers
+(POST /results), and runs are moved along as a worker would (PATCH /runs/{id}).
+
+The numbers follow the shape of the seed papers (ratio vs speed per algorithm and
+level, LZ4 fast / LZ4HC, ZSTD levels, LZMA slow and small) on the real datasets'
+names, with a step at the "switch to vanilla zlib" commit (ZLIB compression 1.3x
+to 3.7x slower, 0.4-1.4 % larger), which the history page must show.
+
+Usage: seed.py --url http://127.0.0.1:PORT --token TOKEN --webhook-secret S [--commits 8]
+       seed.py ... --history 10000   (performance data: 10 000 commits of one series,
+                                      ZSTD-5 on NanoAOD on haswell-01, plus every
+                                      setting at the newest commit)
+Prints a JSON summary (commit shas in git order, machines, datasets, settings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import json
+import random
+import sys
+import urllib.error
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+REPOSITORY = "root-project/root"
+SETTINGS = [a * 100 + lvl for a in (1, 2, 4, 5) for lvl in range(1, 10)]
+CODECS = {1: "zlib", 2: "lzma", 4: "lz4", 5: "zstd"}
+# Real files of shared/data/root-files (name, uncompressed bytes, baskets, ratio factor).
+DATASETS = [
+    ("nanoAOD_2015_CMS_Open_Data_ttbar", 41_943_040, 1_312, 1.00),
+    ("atlas-DAOD_PHYSLITE-sample", 25_165_824, 2_048, 1.18),
+    ("uproot-HZZ", 1_048_576, 96, 0.92),
+    ("uproot-Zmumu", 524_288, 24, 0.85),
+]
+MACHINES = [
+    # name, tag, arch, cpu, speed factor, isa
+    (
+        "haswell-01",
+        "haswell",
+        "x86_64",
+        "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz",
+        1.00,
+        {
+            "sse4_2": True,
+            "avx2": True,
+            "avx512f": False,
+            "pclmul": True,
+            "crc32": True,
+            "neon": False,
+        },
+    ),
+    (
+        "epyc-01",
+        "epyc",
+        "x86_64",
+        "AMD EPYC 7702 64-Core Processor",
+        1.25,
+        {
+            "sse4_2": True,
+            "avx2": True,
+            "avx512f": False,
+            "pclmul": True,
+            "crc32": True,
+            "neon": False,
+        },
+    ),
+    (
+        "arm-01",
+        "armv8-crc",
+        "aarch64",
+        "Neoverse-N1 (Ampere Altra Q80-30)",
+        0.72,
+        {
+            "sse4_2": False,
+            "avx2": False,
+            "avx512f": False,
+            "pclmul": False,
+            "crc32": True,
+            "neon": True,
+        },
+    ),
+]
+VANILLA_ZLIB_INDEX = 5  # the commit that switches ROOT to vanilla zlib
+
+
+def request(
+    base: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+    raw: bytes | None = None,
+) -> Any:
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    req = urllib.request.Request(base + path, data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    for k, v in (headers or {}).items():
+        req.add_header(k, v)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return json.loads(resp.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        raise SystemExit(f"{method} {path}: HTTP {exc.code}: {exc.read().decode()[:2000]}") from exc
+
+
+def fake_sha(i: int, salt: str = "seed") -> str:
+    return hashlib.sha1(f"{salt}-{i}".encode()).hexdigest()
+
+
+def fingerprint(name: str, arch: str, cpu: str, isa: dict[str, bool]) -> dict[str, Any]:
+    fp: dict[str, Any] = {
+        "hostname": name,
+        "arch": arch,
+        "cpu_model": cpu,
+        "vendor": "GenuineIntel" if "Intel" in cpu else ("AuthenticAMD" if "AMD" in cpu else "ARM"),
+        "family": None,
+        "model": None,
+        "isa": isa,
+        "caches": {"l1d": 32768, "l1i": 32768, "l2": 524288, "l3": 33554432},
+        "cores_logical": 16,
+        "cores_physical": 8,
+        "kernel": "6.1.0-28-amd64" if arch == "x86_64" else "6.1.0-28-arm64",
+        "governor": "performance",
+        "boost": False,
+        "compiler": "gcc 12.2.0",
+        "compiler_flags": "-O2",
+        "libraries": {
+            "zlib": "1.2.13",
+            "lzma": "5.4.1",
+            "lz4": "1.9.4",
+            "zstd": "1.5.4",
+            "xxhash": "0.8.1",
+        },
+    }
+    fp["fingerprint_hash"] = hashlib.sha256(
+        json.dumps({k: v for k, v in fp.items() if k != "hostname"}, sort_keys=True).encode()
+    ).hexdigest()[:32]
+    return fp
+
+
+def model(
+    setting: int, ds_factor: float, speed: float, vanilla_zlib: bool
+) -> tuple[float, float, float]:
+    """(ratio, compress MB/s, decompress MB/s) before noise."""
+    alg, lvl = divmod(setting, 100)
+    if alg == 1:
+        ratio, c, d = 3.0 + 0.09 * lvl, 140 / (1 + 0.45 * lvl), 420.0
+        if vanilla_zlib:  # 1.3x slower at level 1 up to 3.7x at level 9, slightly larger output
+            c /= 1.3 + (3.7 - 1.3) * (lvl - 1) / 8
+            ratio /= 1.004 + 0.01 * (lvl - 1) / 8
+    elif alg == 2:
+        ratio, c, d = 3.7 + 0.06 * lvl, 22 / (1 + 0.5 * lvl), 85.0
+    elif alg == 4:
+        ratio = 2.1 + (0.03 * lvl if lvl < 4 else 0.45 + 0.05 * lvl)
+        c = 720 - 25 * lvl if lvl < 4 else 95 / (1 + 0.35 * (lvl - 4))
+        d = 3100.0
+    else:
+        ratio, c, d = 3.15 + 0.1 * lvl, 560 / (1 + 0.42 * lvl), 1250.0 - 15 * lvl
+    return ratio * ds_factor, c * speed, d * speed
+
+
+def stats(rng: random.Random, center: float, n: int = 9) -> dict[str, Any]:
+    samples = sorted(max(0.001, rng.gauss(center, center * 0.015)) for _ in range(n))
+    mean = sum(samples) / n
+    sd = (sum((s - mean) ** 2 for s in samples) / (n - 1)) ** 0.5
+    return {
+        "median": samples[n // 2],
+        "min": samples[0],
+        "max": samples[-1],
+        "mean": mean,
+        "stddev": sd,
+        "cv": sd / mean,
+        "samples": samples,
+    }
+
+
+def document(
+    commit: str,
+    index: int,
+    machine: tuple[Any, ...],
+    created: datetime,
+    settings: list[int],
+    datasets: list[tuple[str, int, int, float]],
+) -> dict[str, Any]:
+    name, tag, arch, cpu, speed, isa = machine
+    rng = random.Random(f"{commit}-{name}")
+    results = []
+    for ds_name, size, _baskets, factor in datasets:
+        for s in settings:
+            ratio, c, d = model(s, factor, speed, index >= VANILLA_ZLIB_INDEX)
+            alg, lvl = divmod(s, 100)
+            compressed = int(size / ratio)
+            results.append(
+                {
+                    "dataset": ds_name,
+                    "codec": CODECS[alg],
+                    "setting": s,
+                    "algorithm": alg,
+                    "level": lvl,
+                    "preconditioner": "none",
+                    "dictionary_size": 0,
+                    "dictionary_train_ms": None,
+                    "basket_size": 0,
+                    "mode": "basket",
+                    "threads": 1,
+                    "uncompressed_bytes": size,
+                    "compressed_bytes": compressed,
+                    "ratio": size / compressed,
+                    "compress_mbps": stats(rng, c),
+                    "decompress_mbps": stats(rng, d),
+                    "roundtrip_ok": True,
+                    "error": None,
+                }
+            )
+    return {
+        "schema_version": "1",
+        "tool": {"name": "rzbench", "version": "0.1.0"},
+        "created_at": created.isoformat().replace("+00:00", "Z"),
+        "backend": "rootcompat",
+        "root_commit": None,
+        "context": {
+            "repository": REPOSITORY,
+            "commit": commit,
+            "machine": name,
+            "tag": tag,
+            "suite": "default",
+        },
+        "machine": fingerprint(name, arch, cpu, isa),
+        "parameters": {"min_samples": 9, "target_pass_ms": 100, "interleaved": True},
+        "datasets": [
+            {
+                "name": n,
+                "source": f"data/root-files/{n}.root",
+                "bytes": b,
+                "baskets": k,
+                "checksum": "xxh64:" + hashlib.sha1(n.encode()).hexdigest()[:16],
+            }
+            for n, b, k, _ in datasets
+        ],
+        "results": results,
+    }
+
+
+def push_payload(shas: list[str], start: datetime) -> dict[str, Any]:
+    messages = [
+        "io: reserve basket buffers up front",
+        "zip: check irep after R__unzip",
+        "tree: speed up offset array serialisation",
+        "lz4: use LZ4HC for levels >= 4",
+        "zstd: map level L to 2*L",
+        "builtins: switch to vanilla zlib 1.3.2",
+        "core/zip: drop the Cloudflare zlib build option",
+        "io: fix TBasket readahead",
+    ]
+    authors = ["Jakob Blomer", "Philippe Canal", "Oksana Shadura", "Jonas Hahnfeld"]
+    commits = [
+        {
+            "id": sha,
+            "message": messages[i % len(messages)] + ("" if i < len(messages) else f" ({i})"),
+            "timestamp": (start + timedelta(hours=6 * i)).isoformat(),
+            "author": {"name": authors[i % len(authors)], "email": f"dev{i % 4}@cern.ch"},
+        }
+        for i, sha in enumerate(shas)
+    ]
+    return {
+        "ref": "refs/heads/master",
+        "before": fake_sha(-1),
+        "after": shas[-1],
+        "repository": {"full_name": REPOSITORY},
+        "commits": commits,
+    }
+
+
+def push(
+    base: str,
+    secret: str,
+    shas: list[str],
+    start: datetime,
+    delivery: str,
+    before: str | None = None,
+) -> list[int]:
+    """A signed GitHub push of `shas` (oldest first) on master."""
+    payload = push_payload(shas, start)
+    if before:
+        payload["before"] = before
+    raw = json.dumps(payload).encode()
+    signature = "sha256=" + hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
+    hook = request(
+        base,
+        "POST",
+        "/webhooks/github",
+        raw=raw,
+        headers={
+            "X-GitHub-Event": "push",
+            "X-GitHub-Delivery": delivery,
+            "X-Hub-Signature-256": signature,
+        },
+    )
+    return list(hook["run_ids"])
+
+
+def seed_history(base: str, token: str, secret: str, n: int) -> dict[str, Any]:
+    """n commits of one series, pushed in chunks (each chunk's `before` is the previous
+    chunk's last commit, so the git order is one line), one document per commit."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    start = datetime(2016, 1, 4, 9, 0, tzinfo=UTC)
+    shas = [fake_sha(i, "history") for i in range(n)]
+    machine = MACHINES[0]
+    name, tag, arch, cpu, _speed, isa = machine
+    chunk = 1000
+    for lo in range(0, n, chunk):
+        part = shas[lo : lo + chunk]
+        before = shas[lo - 1] if lo else fake_sha(-1, "history")
+        push(base, secret, part, start + timedelta(hours=6 * lo), f"history-{lo}", before)
+    # Registered after the pushes so that no run is queued per commit.
+    request(
+        base,
+        "POST",
+        "/machines",
+        {"name": name, "tag": tag, "fingerprint": fingerprint(name, arch, cpu, isa)},
+        token,
+    )
+    nano = DATASETS[:1]
+
+    def post(i: int) -> None:
+        settings = SETTINGS if i == n - 1 else [505]
+        doc = document(shas[i], i, machine, start + timedelta(hours=6 * i + 1), settings, nano)
+        request(base, "POST", "/results", doc, token)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(post, range(n)))
+    return {"commits": [shas[0], shas[-1]], "n": n, "machine": name, "dataset": nano[0][0]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--token", required=True)
+    ap.add_argument("--webhook-secret", required=True)
+    ap.add_argument("--commits", type=int, default=8)
+    ap.add_argument("--history", type=int, default=0, help="seed N commits of one series instead")
+    args = ap.parse_args()
+    base = args.url.rstrip("/") + "/api/v1"
+    if args.history:
+        json.dump(seed_history(base, args.token, args.webhook_secret, args.history), sys.stdout)
+        print()
+        return
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+    for name, tag, arch, cpu, _speed, isa in MACHINES:
+        request(
+            base,
+            "POST",
+            "/machines",
+            {"name": name, "tag": tag, "fingerprint": fingerprint(name, arch, cpu, isa)},
+            args.token,
+        )
+
+    shas = [fake_sha(i) for i in range(args.commits)]
+    run_ids = push(base, args.webhook_secret, shas, start, f"seed-{shas[-1][:12]}")
+
+    documents = 0
+    for i, sha in enumerate(shas):
+        for m in MACHINES:
+            doc = document(sha, i, m, start + timedelta(hours=6 * i + 1), SETTINGS, DATASETS)
+            out = request(base, "POST", "/results", doc, args.token)
+            assert out["results"] == len(SETTINGS) * len(DATASETS), out
+            documents += 1
+
+    # Move the queue along as workers would: most runs done, the newest commit's
+    # runs in flight (one failed with its log tail).
+    runs = request(base, "GET", "/runs?limit=1000")["items"]
+    newest = shas[-1]
+    for run in runs:
+        if run["commit"] != newest:
+            request(
+                base,
+                "PATCH",
+                f"/runs/{run['id']}",
+                {"status": "succeeded", "stage": "done", "progress": 1.0},
+                args.token,
+            )
+        elif run["tag"] == "haswell":
+            request(
+                base,
+                "PATCH",
+                f"/runs/{run['id']}",
+                {"status": "running", "stage": "benchmark", "progress": 0.6},
+                args.token,
+            )
+        elif run["tag"] == "armv8-crc":
+            request(
+                base,
+                "PATCH",
+                f"/runs/{run['id']}",
+                {
+                    "status": "failed",
+                    "stage": "build",
+                    "progress": 0.2,
+                    "log_tail": "core/zip/src/RZip.cxx:41:10: fatal error: zlib.h: "
+                    "No such file or directory\ncompilation terminated.\n"
+                    "ninja: build stopped: subcommand failed.",
+                },
+                args.token,
+            )
+
+    json.dump(
+        {
+            "commits": shas,
+            "machines": [m[0] for m in MACHINES],
+            "tags": [m[1] for m in MACHINES],
+            "datasets": [d[0] for d in DATASETS],
+            "settings": SETTINGS,
+            "documents": documents,
+            "run_ids": run_ids,
+        },
+        sys.stdout,
+    )
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""Cache keys from git tree ids and the compression-layer build, on a real git repository
+in ROOT's layout made from the rootcompat sources."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from basketbench_workers.cachekey import build_inputs, harness_source_hash
+from basketbench_workers.gitmirror import Mirror
+from basketbench_workers.procs import Deadline, StageFailed
+from basketbench_workers.profiles import load_profiles
+from basketbench_workers.rootbuild import LIBRARY_NAME, build_library
+from basketbench_workers.toolchain import Toolchain, detect_toolchain
+
+from .gitrepo import commit_files, init_repo
+from .layout import REPO_ROOT, lz4_source_path, rootcompat_layout_files, slow_down_lz4
+
+
+@pytest.fixture(scope="module")
+def layout_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    repo = init_repo(tmp_path_factory.mktemp("rootlike") / "root")
+    files = rootcompat_layout_files()
+    base = commit_files(repo, files, "ROOT layout from rootcompat")
+    docs = commit_files(repo, {"README.md": "docs only\n"}, "docs: no compression change")
+    lz4 = lz4_source_path(files)
+    slow = commit_files(
+        repo, {lz4: slow_down_lz4(Path(repo / lz4).read_text())}, "lz4: extra pass per byte"
+    )
+    return repo, [base, docs, slow]
+
+
+def _mirror(layout_repo: tuple[Path, list[str]], tmp_path: Path) -> Mirror:
+    repo, _ = layout_repo
+    mirror = Mirror(str(repo), tmp_path / "mirror.git")
+    mirror.update(tmp_path / "git.log", Deadline("checkout", 60))
+    return mirror
+
+
+def test_cache_key_follows_compression_trees_only(
+    layout_repo: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    _, (base, docs, slow) = layout_repo
+    mirror = _mirror(layout_repo, tmp_path)
+    profile = load_profiles()["test-layout"]
+    tc = detect_toolchain()
+
+    def key(sha: str, toolchain: Toolchain = tc, harness: str = "h1") -> str:
+        return build_inputs(profile, lambda p: mirror.tree_id(sha, p), toolchain, harness).key()
+
+    assert key(base) == key(docs)  # README-only commit: same build
+    assert key(base) != key(slow)  # core/lz4 changed
+    other_compiler = Toolchain(tc.cc, tc.cxx, tc.cc_version + " (patched)", tc.cxx_version)
+    assert key(base) != key(base, toolchain=other_compiler)
+    assert key(base) != key(base, harness="h2")
+    inputs = build_inputs(profile, lambda p: mirror.tree_id(base, p), tc, "h1")
+    assert (
+        inputs.tree_ids["core/lz4"]
+        == subprocess.run(
+            ["git", "--git-dir", str(mirror.path), "rev-parse", f"{base}:core/lz4"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    assert inputs.tree_ids["builtins/zlib"] != "absent"
+
+
+def test_profile_flags_change_the_key(layout_repo: tuple[Path, list[str]], tmp_path: Path) -> None:
+    _, (base, _, _) = layout_repo
+    mirror = _mirror(layout_repo, tmp_path)
+    profile = load_profiles()["test-layout"]
+    changed = type(profile)(**{**profile.__dict__, "version": profile.version + 1})
+    tc = detect_toolchain()
+    assert (
+        build_inputs(profile, lambda p: mirror.tree_id(base, p), tc, "h").key()
+        != build_inputs(changed, lambda p: mirror.tree_id(base, p), tc, "h").key()
+    )
+
+
+def test_harness_hash_ignores_build_dirs(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.cpp").write_text("int a;\n")
+    first = harness_source_hash(tmp_path)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "rzbench").write_text("binary")
+    assert harness_source_hash(tmp_path) == first
+    (tmp_path / "src" / "a.cpp").write_text("int b;\n")
+    assert harness_source_hash(tmp_path) != first
+
+
+def test_export_and_build_the_compression_layer(
+    layout_repo: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    _, (base, _, _) = layout_repo
+    mirror = _mirror(layout_repo, tmp_path)
+    profile = load_profiles()["test-layout"]
+    tree = tmp_path / "tree"
+    log = tmp_path / "build.log"
+    mirror.export(base, list(profile.tree_paths), tree, log, Deadline("checkout", 60))
+    assert (tree / "core/zip/inc/RZip.h").is_file()
+    assert not (tree / "README.md").exists()  # only the profile's directories
+
+    start = time.monotonic()
+    archive = build_library(
+        profile,
+        tree,
+        tmp_path / "prefix",
+        tmp_path / "work",
+        detect_toolchain(),
+        log,
+        Deadline("build", 300),
+        2,
+        {"ROOT_COMMIT": base},
+    )
+    assert archive.name == LIBRARY_NAME and archive.stat().st_size > 0
+    symbols = subprocess.run(
+        ["nm", "-g", "--defined-only", str(archive)], capture_output=True, text=True, check=True
+    ).stdout
+    for name in ("R__zipMultipleAlgorithm", "R__unzip", "R__unzip_header"):
+        assert f" T {name}" in symbols, name
+    assert (tmp_path / "prefix/include/RZip.h").is_file()
+    assert (tmp_path / "prefix/include/Compression.h").is_file()
+    assert time.monotonic() - start < 300
+
+
+def test_compile_error_fails_with_the_log_tail(tmp_path: Path) -> None:
+    profile = load_profiles()["test-layout"]
+    tree = tmp_path / "tree"
+    for rel, content in rootcompat_layout_files().items():
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_bytes(content if isinstance(content, bytes) else content.encode())
+    (tree / "core/zstd/src/broken.cpp").write_text("this is not C++;\n")
+    with pytest.raises(StageFailed) as info:
+        build_library(
+            profile,
+            tree,
+            tmp_path / "prefix",
+            tmp_path / "work",
+            detect_toolchain(),
+            tmp_path / "build.log",
+            Deadline("build", 300),
+            2,
+            {},
+        )
+    assert "broken.cpp" in info.value.log_tail
+    assert "error" in info.value.log_tail
+
+
+def test_repo_root_has_the_rootcompat_sources() -> None:
+    assert (REPO_ROOT / "bench-harness/rootcompat/include/RZip.h").is_file()

@@ -1,0 +1,178 @@
+"""End to end with real processes: PostgreSQL, Redis, `basketbench serve`, `basketbench worker`.
+
+A git repository in ROOT's layout (our rootcompat sources) gets a signed GitHub push
+webhook for three commits: the base, one that changes no compression file (must hit the
+build cache) and one that makes LZ4 decoding slower (must show in the numbers). A second
+test SIGKILLs the worker during the benchmark stage: a new worker must finish the run,
+with exactly one result set stored.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import (
+    FINAL,
+    LayoutRepo,
+    WorkerProcess,
+    push_payload,
+    send_push,
+    unique_tag,
+    wait_for,
+)
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def start_api(factory: Callable[..., Any], broker_url: str, tmp_path: Path) -> Any:
+    # The workers need the API only: no dashboard (an empty dist dir mounts nothing).
+    return factory(BASKETBENCH_BROKER_URL=broker_url, BASKETBENCH_FRONTEND_DIST=str(tmp_path))
+
+
+def get(api: Any, path: str, **params: Any) -> Any:
+    response = httpx.get(api.api + path, params=params, timeout=30)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def registered(api: Any, tag: str) -> list[dict[str, Any]]:
+    return list(get(api, "/machines", tag=tag)["items"])
+
+
+def results_of(api: Any, run_id: int) -> list[dict[str, Any]]:
+    page = get(api, "/results", run=run_id, limit=1000)
+    assert page["total"] <= 1000
+    return list(page["items"])
+
+
+def lz4_decompress_medians(results: list[dict[str, Any]]) -> dict[str, float]:
+    return {
+        r["dataset"]: r["decompress_mbps"]["median"]
+        for r in results
+        if r["setting"] == 404 and r["preconditioner"] == "none" and r["decompress_mbps"]
+    }
+
+
+@pytest.mark.timeout(1500)
+def test_webhook_runs_every_commit_with_cache_hit_and_regression(
+    api_server_factory: Callable[..., Any],
+    broker_url: str,
+    layout_repo: LayoutRepo,
+    start_worker: Callable[..., WorkerProcess],
+    worker_dir: Path,
+    tmp_path: Path,
+) -> None:
+    api = start_api(api_server_factory, broker_url, tmp_path)
+    tag = unique_tag()
+    worker = start_worker(api, broker_url, tag)
+    wait_for(lambda: registered(api, tag), 600, "the worker to register", on_timeout=worker.log)
+    machine = registered(api, tag)[0]
+    assert machine["fingerprint"] and machine["name"]
+
+    shas = [layout_repo.base, layout_repo.docs, layout_repo.slow]
+    pushed_at = time.monotonic()
+    answer = send_push(api, push_payload(layout_repo, shas))
+    assert answer.status_code == 202, answer.text
+    run_ids = answer.json()["run_ids"]
+    assert len(run_ids) == 3
+
+    def all_final() -> list[dict[str, Any]] | None:
+        runs = [get(api, f"/runs/{i}") for i in run_ids]
+        return runs if all(r["status"] in FINAL for r in runs) else None
+
+    runs = wait_for(all_final, 1200, "three runs to finish", interval=2, on_timeout=worker.log)
+    elapsed = time.monotonic() - pushed_at
+    by_commit = {r["commit"]: r for r in runs}
+    for sha in shas:
+        run = by_commit[sha]
+        assert run["status"] == "succeeded", (run["log_tail"], worker.log()[-4000:])
+        assert run["stage"] == "done" and run["progress"] == 1.0
+        assert run["result_count"] > 0 and run["machine_id"] == machine["id"]
+        assert {"checkout", "build", "benchmark", "upload"} <= set(run["timings"])
+
+    base, docs, slow = (by_commit[s] for s in shas)
+    # The commit that changed no compression file reuses the base build, fast, and says so.
+    assert base["build_cache_hit"] is False
+    assert docs["build_cache_hit"] is True
+    assert docs["timings"]["build"] < 1.0, docs["timings"]
+    assert "build cache hit" in (worker_dir / "runs" / str(docs["id"]) / "run.log").read_text()
+    assert slow["build_cache_hit"] is False  # core/lz4 changed
+
+    # Same sizes everywhere (the regression is speed only), LZ4 decoding clearly slower.
+    base_results = results_of(api, base["id"])
+    slow_results = results_of(api, slow["id"])
+    assert len(base_results) == len(slow_results) == base["result_count"]
+    sizes = {(r["dataset"], r["setting"]): r["compressed_bytes"] for r in base_results}
+    assert sizes == {(r["dataset"], r["setting"]): r["compressed_bytes"] for r in slow_results}
+    before, after = lz4_decompress_medians(base_results), lz4_decompress_medians(slow_results)
+    assert before and before.keys() == after.keys()
+    ratios = [after[d] / before[d] for d in before]
+    assert statistics.median(ratios) < 0.7, (before, after)
+    for r in base_results + slow_results:
+        assert r["roundtrip_ok"] and r["error"] is None
+        assert r["machine_id"] == machine["id"]  # same fingerprint as at registration
+    print(
+        f"\nwebhook -> 3 commits stored in {elapsed:.1f} s; timings: "
+        + "; ".join(f"{r['commit'][:8]} {r['timings']}" for r in (base, docs, slow))
+        + f"; LZ4-4 decompression slow/base: {[round(x, 2) for x in ratios]}"
+    )
+
+
+@pytest.mark.timeout(1500)
+def test_sigkill_mid_benchmark_still_ends_with_one_result_set(
+    api_server_factory: Callable[..., Any],
+    broker_url: str,
+    layout_repo: LayoutRepo,
+    start_worker: Callable[..., WorkerProcess],
+    tmp_path: Path,
+) -> None:
+    api = start_api(api_server_factory, broker_url, tmp_path)
+    tag = unique_tag()
+    # Short visibility timeout so the test does not wait hours for Redis to redeliver.
+    fast_redelivery = {
+        "BASKETBENCH_VISIBILITY_TIMEOUT": "20",
+        "BASKETBENCH_UNACKED_RESTORE_INTERVAL": "2",
+        "BASKETBENCH_UNACKED_RESTORE_THROTTLE": "1",
+    }
+    first = start_worker(api, broker_url, tag, **fast_redelivery)
+    wait_for(lambda: registered(api, tag), 600, "the worker to register", on_timeout=first.log)
+
+    answer = send_push(api, push_payload(layout_repo, [layout_repo.base]))
+    assert answer.status_code == 202, answer.text
+    (run_id,) = answer.json()["run_ids"]
+
+    wait_for(
+        lambda: get(api, f"/runs/{run_id}")["stage"] == "benchmark",
+        600,
+        "the benchmark stage",
+        interval=0.2,
+        on_timeout=first.log,
+    )
+    time.sleep(1.0)  # well inside rzbench
+    first.kill()
+    killed = get(api, f"/runs/{run_id}")
+    assert killed["status"] == "running" and killed["result_count"] == 0
+
+    second = start_worker(api, broker_url, tag, **fast_redelivery)
+    run = wait_for(
+        lambda: (r := get(api, f"/runs/{run_id}"))["status"] in FINAL and r,
+        900,
+        "the redelivered run to finish",
+        interval=2,
+        on_timeout=second.log,
+    )
+    assert run["status"] == "succeeded", (run["log_tail"], second.log()[-4000:])
+    assert run["attempts"] == 2
+    results = results_of(api, run_id)
+    assert len(results) == run["result_count"] > 0
+    assert len({r["document_id"] for r in results}) == 1  # one complete result set
+    # Each (dataset, configuration) exactly once.
+    keys = [(r["dataset"], r["configuration_id"]) for r in results]
+    assert len(keys) == len(set(keys))

@@ -1,0 +1,193 @@
+"""Builds of (compression layer + rzbench) cached by their inputs' key.
+
+One cache entry per key: <root>/<key>/{prefix/, bin/rzbench, inputs.txt, COMPLETE}.
+COMPLETE is written last, so an entry left by a killed worker is rebuilt, and a
+file lock keeps two workers sharing a directory from building the same key at once.
+
+rzbench itself is built incrementally in one build tree per harness version
+(<root>/harness-<hash>/): its prefix is a stable path the new compression layer is
+copied into, so a new key recompiles only the harness files that include RZip.h and
+relinks, instead of building the whole harness again.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from basketbench_workers.cachekey import BuildInputs
+from basketbench_workers.procs import Deadline, StageFailed, run_logged
+from basketbench_workers.profiles import Profile
+from basketbench_workers.rootbuild import build_library
+from basketbench_workers.toolchain import Toolchain
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    key: str
+    rzbench: Path
+    prefix: Path | None
+    cache_hit: bool
+    seconds: float
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _find_rzbench(build_dir: Path) -> Path:
+    direct = build_dir / "rzbench"
+    if direct.is_file():
+        return direct
+    found = sorted(p for p in build_dir.rglob("rzbench") if p.is_file())
+    if not found:
+        raise StageFailed(f"the harness build produced no rzbench binary in {build_dir}")
+    return found[0]
+
+
+def build_rzbench(
+    harness_source: Path,
+    build_dir: Path,
+    prefix: Path | None,
+    log_path: Path,
+    deadline: Deadline,
+    jobs: int,
+) -> Path:
+    """Configure (first time) and build rzbench in `build_dir`; returns the binary."""
+    if not (harness_source / "CMakeLists.txt").is_file():
+        raise StageFailed(f"no harness sources at {harness_source} (CMakeLists.txt missing)")
+    backend = ["-DRZBENCH_BACKEND=rootcompat"]
+    if prefix is not None:
+        backend = ["-DRZBENCH_BACKEND=root", f"-DROOT_ZIP_PREFIX={prefix}"]
+    run_logged(
+        [
+            "cmake",
+            "-S",
+            harness_source,
+            "-B",
+            build_dir,
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DRZBENCH_TESTS=OFF",
+            *backend,
+        ],
+        log_path,
+        deadline,
+    )
+    run_logged(
+        ["cmake", "--build", build_dir, "--target", "rzbench", "-j", str(jobs)], log_path, deadline
+    )
+    return _find_rzbench(build_dir)
+
+
+class BuildCache:
+    def __init__(self, root: Path, harness_source: Path, toolchain: Toolchain, jobs: int) -> None:
+        self.root = root
+        self.harness_source = harness_source
+        self.toolchain = toolchain
+        self.jobs = jobs
+
+    def entry(self, key: str) -> Path:
+        return self.root / key
+
+    def lookup(self, key: str) -> Path | None:
+        entry = self.entry(key)
+        if (entry / "COMPLETE").is_file():
+            return Path((entry / "COMPLETE").read_text().strip())
+        return None
+
+    def get_or_build(
+        self,
+        profile: Profile,
+        inputs: BuildInputs,
+        export_tree: object,
+        log_path: Path,
+        deadline: Deadline,
+        context: dict[str, str],
+    ) -> BuildResult:
+        """The cached build for `inputs`, building it if needed.
+
+        `export_tree(dest: Path)` writes the commit's profile directories into dest;
+        it is only called on a cache miss.
+        """
+        start = time.monotonic()
+        key = inputs.key()
+        entry = self.entry(key)
+        with _locked(self.root / f"{key}.lock"):
+            binary = self.lookup(key)
+            if binary is not None and binary.is_file():
+                seconds = time.monotonic() - start
+                with log_path.open("a") as fh:
+                    fh.write(f"build cache hit: key {key[:16]} ({profile.name}), {seconds:.3f} s\n")
+                return BuildResult(key, binary, self._prefix(entry, profile), True, seconds)
+
+            shutil.rmtree(entry, ignore_errors=True)
+            entry.mkdir(parents=True)
+            (entry / "inputs.txt").write_text("\n".join(inputs.lines()) + "\n")
+            with log_path.open("a") as fh:
+                fh.write(f"build cache miss: key {key[:16]} ({profile.name}); building\n")
+            prefix = self._prefix(entry, profile)
+            if prefix is not None:
+                tree = entry / "src"
+                export_tree(tree)  # type: ignore[operator]
+                build_library(
+                    profile,
+                    tree,
+                    prefix,
+                    entry / "work",
+                    self.toolchain,
+                    log_path,
+                    deadline,
+                    self.jobs,
+                    context,
+                )
+                shutil.rmtree(tree, ignore_errors=True)
+                shutil.rmtree(entry / "work", ignore_errors=True)
+            binary = self._harness(inputs.harness_hash, prefix, log_path, deadline)
+            (entry / "bin").mkdir()
+            shutil.copy2(binary, entry / "bin" / "rzbench")
+            binary = entry / "bin" / "rzbench"
+            (entry / "COMPLETE").write_text(str(binary))
+            seconds = time.monotonic() - start
+            with log_path.open("a") as fh:
+                fh.write(f"built key {key[:16]} in {seconds:.1f} s\n")
+            return BuildResult(key, binary, prefix, False, seconds)
+
+    def _harness(
+        self, harness_hash: str, prefix: Path | None, log_path: Path, deadline: Deadline
+    ) -> Path:
+        flavour = "root" if prefix is not None else "rootcompat"
+        name = f"harness-{harness_hash[:16]}-{flavour}"
+        with _locked(self.root / f"{name}.lock"):
+            stable_prefix = None
+            if prefix is not None:
+                stable_prefix = self.root / name / "prefix"
+                shutil.rmtree(stable_prefix, ignore_errors=True)
+                # Fresh copies (new mtimes): make rebuilds what includes RZip.h and relinks.
+                shutil.copytree(prefix, stable_prefix)
+            return build_rzbench(
+                self.harness_source,
+                self.root / name / "build",
+                stable_prefix,
+                log_path,
+                deadline,
+                self.jobs,
+            )
+
+    @staticmethod
+    def _prefix(entry: Path, profile: Profile) -> Path | None:
+        return entry / "prefix" if profile.kind == "root" else None

@@ -1,0 +1,70 @@
+"""Build cache key: a hash of every input that can change the built library or rzbench.
+
+Inputs: the git object ids of the profile's directories at the commit (so a commit
+that touches no compression file has the same key as its parent), the compilers'
+versions, the profile's compile signature (flags, sources, generated headers, its
+version) and a hash of the harness sources rzbench is built from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from basketbench_workers.profiles import Profile
+from basketbench_workers.toolchain import Toolchain
+
+KEY_FORMAT = "1"
+
+
+@dataclass(frozen=True)
+class BuildInputs:
+    tree_ids: dict[str, str]
+    compiler: str
+    profile_signature: tuple[str, ...]
+    harness_hash: str
+
+    def lines(self) -> list[str]:
+        out = [f"key-format={KEY_FORMAT}", f"compiler={self.compiler}"]
+        out += [f"tree {path}={oid}" for path, oid in sorted(self.tree_ids.items())]
+        out += list(self.profile_signature)
+        out.append(f"harness={self.harness_hash}")
+        return out
+
+    def key(self) -> str:
+        return hashlib.sha256("\n".join(self.lines()).encode()).hexdigest()
+
+
+def build_inputs(
+    profile: Profile,
+    tree_id: Callable[[str], str],
+    toolchain: Toolchain,
+    harness_hash: str,
+) -> BuildInputs:
+    return BuildInputs(
+        tree_ids={path: tree_id(path) for path in profile.tree_paths},
+        compiler=f"{toolchain.cc_version} | {toolchain.cxx_version}",
+        profile_signature=tuple(profile.compile_signature()),
+        harness_hash=harness_hash,
+    )
+
+
+_HARNESS_SKIP = {"build", ".git", "__pycache__"}
+
+
+def harness_source_hash(root: Path) -> str:
+    """Content hash of the harness sources (CMake files, C++), skipping build directories."""
+    digest = hashlib.sha256()
+    if not root.is_dir():
+        return "missing"
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if any(part in _HARNESS_SKIP or part.startswith("build") for part in rel.parts):
+            continue
+        if path.is_file():
+            digest.update(str(rel).encode() + b"\0")
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()

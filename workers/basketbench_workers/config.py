@@ -1,0 +1,64 @@
+"""Worker settings: one object, read from BASKETBENCH_* environment variables."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# bench-harness/ of this checkout: the rzbench sources the worker builds against each ROOT tree.
+_REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class WorkerSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="BASKETBENCH_", extra="ignore")
+
+    broker_url: str | None = None
+    api_url: str = "http://127.0.0.1:8000"
+    api_token: str | None = None
+
+    # Repository whose commits are benchmarked (path or URL).
+    root_repo: str | None = None
+    # Persistent state: git mirror, worktrees, build cache, corpus cache.
+    worker_dir: Path = Field(default_factory=lambda: Path.home() / ".cache" / "basketbench-worker")
+    # Build profile name, or "auto" (chosen from the checked-out tree).
+    profile: str = "auto"
+    # Extra directories holding profile / suite TOML files (operators add layouts without code).
+    profiles_dir: Path | None = None
+    suites_dir: Path | None = None
+    harness_source: Path = _REPO_ROOT / "bench-harness"
+
+    machine_name: str | None = None
+    # Hardware tag (= Celery queue) when `basketbench worker` gets no --tag; unset = detected.
+    tag: str | None = None
+    heartbeat_seconds: float = 30.0
+
+    # Fault handling.
+    max_attempts: int = 3
+    # Redis redelivers an unacked task after this many seconds: longer than the longest run.
+    visibility_timeout: int = 6 * 3600
+    # How often a consumer sweeps for unacked messages older than visibility_timeout.
+    unacked_restore_interval: int = 10
+    unacked_restore_throttle: int = 10
+    stage_timeout_checkout: float = 600.0
+    stage_timeout_build: float = 1800.0
+    stage_timeout_benchmark: float = 3 * 3600.0
+    stage_timeout_upload: float = 300.0
+    http_timeout: float = 30.0
+    build_jobs: int = 2
+
+    def stage_timeout(self, stage: str) -> float:
+        return float(getattr(self, f"stage_timeout_{stage}"))
+
+    @property
+    def run_time_limit(self) -> float:
+        """Hard limit of one task: every stage at its limit, plus slack."""
+        stages = ("checkout", "build", "benchmark", "upload")
+        return sum(self.stage_timeout(s) for s in stages) + 120.0
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> WorkerSettings:
+    return WorkerSettings()

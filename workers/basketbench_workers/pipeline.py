@@ -1,0 +1,268 @@
+"""One benchmark run, stage by stage: checkout -> build (cached) -> benchmark -> upload.
+
+This is the task's logic; the Celery task (tasks/bench.py) and the embedded
+runner (embedded.py) are thin shells around `execute_run`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import shutil
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from basketbench_workers.api_client import ApiClient, TransientApiError
+from basketbench_workers.attempts import AttemptCounter
+from basketbench_workers.buildcache import BuildCache, BuildResult
+from basketbench_workers.cachekey import build_inputs, harness_source_hash
+from basketbench_workers.config import WorkerSettings
+from basketbench_workers.corpora import corpus_file
+from basketbench_workers.gitmirror import Mirror
+from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
+from basketbench_workers.profiles import Profile, ProfileError, choose_profile, load_profiles
+from basketbench_workers.registration import ensure_registered, load_state, state_file
+from basketbench_workers.reporting import TERMINAL_STATUSES, RunReporter
+from basketbench_workers.suites import SuiteError, get_suite
+from basketbench_workers.toolchain import detect_toolchain
+
+log = logging.getLogger(__name__)
+
+_PROGRESS = re.compile(r"^progress\s+(\d+)\s+(\d+)\s*$")
+
+
+@dataclass
+class WorkerIdentity:
+    machine_name: str
+    tag: str
+
+
+def _sha(run: dict[str, Any]) -> str:
+    commit = run.get("commit")
+    if isinstance(commit, dict):
+        commit = commit.get("sha")
+    if not isinstance(commit, str) or not commit:
+        raise StageFailed(f"run {run.get('id')} names no commit")
+    return commit
+
+
+def _repository_name(run: dict[str, Any]) -> str:
+    repo = run.get("repository")
+    if isinstance(repo, dict):
+        repo = repo.get("name") or repo.get("url")
+    return str(repo or "")
+
+
+def _mirror_for(settings: WorkerSettings, run: dict[str, Any]) -> Mirror:
+    source = settings.root_repo
+    if not source:
+        raise StageFailed("no repository configured for this worker (set BASKETBENCH_ROOT_REPO)")
+    name = hashlib.sha256(source.encode()).hexdigest()[:12]
+    return Mirror(source, settings.worker_dir / "mirrors" / f"{name}.git")
+
+
+def build_cache(settings: WorkerSettings) -> BuildCache:
+    return BuildCache(
+        settings.worker_dir / "builds",
+        settings.harness_source,
+        detect_toolchain(),
+        settings.build_jobs,
+    )
+
+
+def default_rzbench(settings: WorkerSettings, log_path: Path) -> BuildResult:
+    """rzbench with its own rootcompat backend (fingerprints; trees without ROOT's layout)."""
+    profiles = load_profiles(settings.profiles_dir)
+    profile = profiles["rootcompat"]
+    inputs = build_inputs(
+        profile, lambda _p: "n/a", detect_toolchain(), harness_source_hash(settings.harness_source)
+    )
+    deadline = Deadline("build", settings.stage_timeout("build"))
+    return build_cache(settings).get_or_build(profile, inputs, None, log_path, deadline, {})
+
+
+def execute_run(
+    run_id: int,
+    api: ApiClient,
+    settings: WorkerSettings,
+    identity: WorkerIdentity,
+    attempts: AttemptCounter,
+) -> str:
+    """Run `run_id` to done/failed; returns what happened ("done", "failed", "skipped", ...).
+
+    TransientApiError escapes (the caller retries later); everything else ends as a
+    failed run with its log tail.
+    """
+    run = api.get_run(run_id)
+    if run.get("status") in TERMINAL_STATUSES:
+        log.info("run %s is already %s; nothing to do", run_id, run.get("status"))
+        return "skipped"
+
+    reporter = RunReporter(api, run_id)
+    attempt = max(attempts.next(run_id), int(run.get("attempts") or 0))
+    if attempt > settings.max_attempts:
+        reporter.failed(
+            f"gave up after {settings.max_attempts} attempts (its worker was lost each time)"
+        )
+        return "gave_up"
+
+    workdir = settings.worker_dir / "runs" / str(run_id)
+    workdir.mkdir(parents=True, exist_ok=True)
+    log_path = workdir / "run.log"
+    with log_path.open("a") as fh:
+        fh.write(
+            f"=== run {run_id} attempt {attempt} on {identity.machine_name} ({identity.tag})\n"
+        )
+    document = workdir / "result.json"
+
+    state = state_file(settings.worker_dir, settings.api_url, identity.tag)
+    known = load_state(state)
+    reporter.start(int(known["machine_id"]) if known else None, attempt)
+    try:
+        if int(run.get("result_count") or 0) > 0:
+            # An earlier attempt uploaded and died before saying so. Its document, if this
+            # machine still has it, goes up again byte-for-byte (the API answers duplicate).
+            reporter.stage("upload")
+            if document.is_file():
+                api.post_results(run_id, document.read_bytes())
+            reporter.done()
+            return "done"
+        document.unlink(missing_ok=True)
+        outcome = _stages(
+            run, api, settings, identity, reporter, workdir, log_path, document, state
+        )
+    except (StageFailed, ProfileError, SuiteError) as exc:
+        log_tail = getattr(exc, "log_tail", "") or tail(log_path)
+        reporter.failed(str(exc), log_tail)
+        return "failed"
+    except (TransientApiError, ConnectionError):
+        raise  # the task retries later; the run keeps its state
+    except Exception as exc:  # a bug or an environment problem: never leave the run "running"
+        log.exception("run %s failed unexpectedly", run_id)
+        reporter.failed(f"{type(exc).__name__}: {exc}", traceback.format_exc()[-4000:])
+        return "failed"
+    return outcome
+
+
+def _stages(
+    run: dict[str, Any],
+    api: ApiClient,
+    settings: WorkerSettings,
+    identity: WorkerIdentity,
+    reporter: RunReporter,
+    workdir: Path,
+    log_path: Path,
+    document: Path,
+    state: Path,
+) -> str:
+    run_id = int(run["id"])
+    suite = get_suite(str(run.get("suite") or "quick"), settings.suites_dir)
+
+    # checkout
+    deadline = Deadline("checkout", settings.stage_timeout("checkout"))
+    mirror = _mirror_for(settings, run)
+    mirror.update(log_path, deadline)
+    sha = mirror.resolve(_sha(run))
+    profiles = load_profiles(settings.profiles_dir)
+    profile = choose_profile(profiles, settings.profile, lambda p: mirror.has_path(sha, p))
+    with log_path.open("a") as fh:
+        fh.write(
+            f"commit {sha}; build profile {profile.name} v{profile.version} ({profile.supports})\n"
+        )
+
+    # build (cached by inputs)
+    reporter.stage("build")
+    deadline = Deadline("build", settings.stage_timeout("build"))
+    build = _build(profile, mirror, sha, settings, log_path, deadline)
+    # Results are stored under the fingerprint of the rzbench that measures them.
+    machine_id = ensure_registered(api, identity.machine_name, identity.tag, build.rzbench, state)
+
+    # benchmark
+    reporter.stage("benchmark", build_cache_hit=build.cache_hit, machine_id=machine_id)
+    deadline = Deadline("benchmark", settings.stage_timeout("benchmark"))
+    corpora = [corpus_file(spec, settings.worker_dir / "corpora") for spec in suite.corpora]
+    context = {
+        "commit": sha,
+        "repository": _repository_name(run),
+        "machine": identity.machine_name,
+        "tag": identity.tag,
+        "run_id": run_id,
+        "suite": suite.name,
+    }
+    partial = document.with_suffix(".partial")
+    partial.unlink(missing_ok=True)
+    cmd: list[str] = [str(build.rzbench), "bench", *suite.rzbench_args(corpora)]
+    cmd += ["--json", str(partial), "--quiet", "--progress", "--context-json", json.dumps(context)]
+    if profile.kind == "root":
+        cmd += ["--root-commit", sha]
+
+    def on_line(line: str) -> None:
+        match = _PROGRESS.match(line)
+        if match and int(match.group(2)) > 0:
+            reporter.progress(int(match.group(1)) / int(match.group(2)))
+
+    rc = run_logged(cmd, log_path, deadline, cwd=workdir, on_stderr_line=on_line, ok_codes=(0, 1))
+    if not partial.is_file():
+        raise StageFailed("rzbench wrote no result document", tail(log_path))
+    partial.replace(document)
+
+    # upload: one document, at the end, so a killed run never leaves half a result set
+    reporter.stage("upload")
+    Deadline("upload", settings.stage_timeout("upload")).remaining()
+    answer = api.post_results(run_id, document.read_bytes())
+    with log_path.open("a") as fh:
+        fh.write(f"uploaded: {json.dumps(answer)}\n")
+    if rc == 1:
+        reporter.failed(
+            "some results failed (codec error or round-trip mismatch); stored with their error",
+            tail(log_path),
+        )
+        return "failed"
+    reporter.done(build_cache_hit=build.cache_hit)
+    _cleanup(workdir)
+    return "done"
+
+
+def _build(
+    profile: Profile,
+    mirror: Mirror,
+    sha: str,
+    settings: WorkerSettings,
+    log_path: Path,
+    deadline: Deadline,
+) -> BuildResult:
+    toolchain = detect_toolchain()
+    inputs = build_inputs(
+        profile,
+        lambda p: mirror.tree_id(sha, p),
+        toolchain,
+        harness_source_hash(settings.harness_source),
+    )
+
+    def export(dest: Path) -> None:
+        paths = sorted({*profile.tree_paths, *profile.detect_requires})
+        mirror.export(sha, paths, dest, log_path, deadline)
+
+    start = time.monotonic()
+    result = build_cache(settings).get_or_build(
+        profile, inputs, export, log_path, deadline, {"ROOT_COMMIT": sha}
+    )
+    log.info(
+        "run build %s key %s in %.3f s",
+        "cache hit" if result.cache_hit else "built",
+        result.key[:16],
+        time.monotonic() - start,
+    )
+    return result
+
+
+def _cleanup(workdir: Path) -> None:
+    # Keep the log and the document of the last runs for inspection; drop scratch files.
+    for child in workdir.iterdir():
+        if child.is_dir():
+            shutil.rmtree(child, ignore_errors=True)

@@ -1,0 +1,132 @@
+"""Benchmark suites: datasets x configurations, as data files (suites/*.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PACKAGED_SUITES = Path(__file__).parent / "suites"
+
+
+class SuiteError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """A real-data corpus: ROOT files (base names of basketbench.harness.default_root_files())."""
+
+    name: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    description: str
+    aliases: tuple[str, ...]
+    synthetic: tuple[str, ...]
+    corpora: tuple[CorpusSpec, ...]
+    settings: tuple[int, ...]
+    preconditioners: tuple[str, ...] = ("none",)
+    dictionary_sizes: tuple[int, ...] = (0,)
+    basket_sizes: tuple[int, ...] = (0,)
+    modes: tuple[str, ...] = ("basket",)
+    threads: tuple[int, ...] = (1,)
+    min_samples: int = 9
+    target_ms: float = 100.0
+
+    def rzbench_args(self, corpus_files: list[Path]) -> list[str]:
+        args: list[str] = []
+        for path in corpus_files:
+            args += ["--corpus", str(path)]
+        if self.synthetic:
+            args += ["--synthetic", ",".join(self.synthetic)]
+
+        def join(values: tuple[Any, ...]) -> str:
+            return ",".join(str(v) for v in values)
+
+        args += [
+            "--settings",
+            join(self.settings),
+            "--preconditioners",
+            join(self.preconditioners),
+            "--dictionary-sizes",
+            join(self.dictionary_sizes),
+            "--basket-sizes",
+            join(self.basket_sizes),
+            "--modes",
+            join(self.modes),
+            "--threads",
+            join(self.threads),
+            "--min-samples",
+            str(self.min_samples),
+            "--target-ms",
+            f"{self.target_ms:g}",
+        ]
+        return args
+
+
+def _ints(raw: dict[str, Any], key: str, default: tuple[int, ...], where: str) -> tuple[int, ...]:
+    value = raw.get(key, list(default))
+    if not isinstance(value, list) or not value or not all(isinstance(v, int) for v in value):
+        raise SuiteError(f"{where}: '{key}' must be a non-empty list of integers")
+    return tuple(value)
+
+
+def _strs(raw: dict[str, Any], key: str, default: tuple[str, ...], where: str) -> tuple[str, ...]:
+    value = raw.get(key, list(default))
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SuiteError(f"{where}: '{key}' must be a list of strings")
+    return tuple(value)
+
+
+def parse_suite(raw: dict[str, Any], where: str) -> Suite:
+    if "name" not in raw:
+        raise SuiteError(f"{where}: missing 'name'")
+    corpora = []
+    for i, c in enumerate(raw.get("corpora", [])):
+        if "name" not in c or not c.get("files"):
+            raise SuiteError(f"{where}: corpora[{i}] needs 'name' and 'files'")
+        corpora.append(CorpusSpec(c["name"], _strs(c, "files", (), f"{where}: corpora[{i}]")))
+    synthetic = _strs(raw, "synthetic", (), where)
+    if not synthetic and not corpora:
+        raise SuiteError(f"{where}: a suite needs synthetic datasets or corpora")
+    return Suite(
+        name=raw["name"],
+        description=raw.get("description", ""),
+        aliases=_strs(raw, "aliases", (), where),
+        synthetic=synthetic,
+        corpora=tuple(corpora),
+        settings=_ints(raw, "settings", (101, 404, 505), where),
+        preconditioners=_strs(raw, "preconditioners", ("none",), where),
+        dictionary_sizes=_ints(raw, "dictionary_sizes", (0,), where),
+        basket_sizes=_ints(raw, "basket_sizes", (0,), where),
+        modes=_strs(raw, "modes", ("basket",), where),
+        threads=_ints(raw, "threads", (1,), where),
+        min_samples=int(raw.get("min_samples", 9)),
+        target_ms=float(raw.get("target_ms", 100.0)),
+    )
+
+
+def load_suites(extra_dir: Path | None = None) -> dict[str, Suite]:
+    suites: dict[str, Suite] = {}
+    for directory in [PACKAGED_SUITES] + ([extra_dir] if extra_dir else []):
+        for path in sorted(directory.glob("*.toml")):
+            try:
+                raw = tomllib.loads(path.read_text())
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise SuiteError(f"{path}: {exc}") from exc
+            suite = parse_suite(raw, str(path))
+            # Later directories (the operator's) override names and aliases.
+            suites.update({name: suite for name in (suite.name, *suite.aliases)})
+    return suites
+
+
+def get_suite(name: str, extra_dir: Path | None = None) -> Suite:
+    suites = load_suites(extra_dir)
+    if name not in suites:
+        raise SuiteError(f"unknown suite {name!r}; known: {sorted(suites)}")
+    return suites[name]
