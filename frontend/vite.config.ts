@@ -19,7 +19,7 @@ export default defineConfig({
       output: {
         // Plotly is ~1 MB min: keep it in its own long-cached chunk.
         manualChunks(id: string) {
-          if (id.includes('plotly.js-dist-min')) return 'plotly';
+          if (id.includes('plotly.js-gl2d-dist-min')) return 'plotly';
           if (id.includes('node_modules')) return 'vendor';
           return undefined;
         },

@@ -8,6 +8,15 @@
 
 namespace rzbench {
 
+namespace {
+// memcpy with n == 0 may get null pointers from empty vectors, which memcpy does not allow.
+void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
+{
+   if (n > 0)
+      std::memcpy(dst, src, n);
+}
+} // namespace
+
 const char *preconditioner_name(Preconditioner p)
 {
    switch (p) {
@@ -34,26 +43,26 @@ void shuffle(const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
 {
    const size_t nelem = esize > 0 ? n / esize : 0;
    if (esize <= 1 || nelem == 0) {
-      std::memcpy(dst, src, n);
+      copy_bytes(dst, src, n);
       return;
    }
    for (size_t e = 0; e < nelem; ++e)
       for (size_t k = 0; k < esize; ++k)
          dst[k * nelem + e] = src[e * esize + k];
-   std::memcpy(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
+   copy_bytes(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
 }
 
 void unshuffle(const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
 {
    const size_t nelem = esize > 0 ? n / esize : 0;
    if (esize <= 1 || nelem == 0) {
-      std::memcpy(dst, src, n);
+      copy_bytes(dst, src, n);
       return;
    }
    for (size_t e = 0; e < nelem; ++e)
       for (size_t k = 0; k < esize; ++k)
          dst[e * esize + k] = src[k * nelem + e];
-   std::memcpy(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
+   copy_bytes(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
 }
 
 namespace {
@@ -99,7 +108,7 @@ void bitshuffle(const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
          store8(plane + g, groups, x);
       }
    }
-   std::memcpy(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
+   copy_bytes(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
 }
 
 void bitunshuffle(const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
@@ -115,7 +124,7 @@ void bitunshuffle(const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
          store8(dst + g * 8 * esize + k, esize, x);
       }
    }
-   std::memcpy(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
+   copy_bytes(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
 }
 
 void apply_preconditioner(Preconditioner p, const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
@@ -123,7 +132,7 @@ void apply_preconditioner(Preconditioner p, const uint8_t *src, uint8_t *dst, si
    switch (p) {
    case Preconditioner::kShuffle: shuffle(src, dst, n, esize); break;
    case Preconditioner::kBitshuffle: bitshuffle(src, dst, n, esize); break;
-   default: std::memcpy(dst, src, n); break;
+   default: copy_bytes(dst, src, n); break;
    }
 }
 
@@ -132,7 +141,7 @@ void invert_preconditioner(Preconditioner p, const uint8_t *src, uint8_t *dst, s
    switch (p) {
    case Preconditioner::kShuffle: unshuffle(src, dst, n, esize); break;
    case Preconditioner::kBitshuffle: bitunshuffle(src, dst, n, esize); break;
-   default: std::memcpy(dst, src, n); break;
+   default: copy_bytes(dst, src, n); break;
    }
 }
 

@@ -55,12 +55,23 @@ async function measure(browser, url, plotId) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => x.toFixed(0);
 
-const backend = await startBackend({ label: 'perf' });
+// BB_PERF_URL: reuse a backend already seeded by `node e2e/serve.mjs --history 10000`
+// (seeding 10 000 commits through the API takes minutes); else start and seed one.
+async function existing(url) {
+  const get = async (p) => (await fetch(url + '/api/v1' + p)).json();
+  const dims = await get('/configurations/dimensions');
+  const commits = (await get('/commits?limit=1000')).items;
+  const newest = commits.reduce((a, c) => (c.order > a.order ? c : a));
+  return { commits: [null, newest.sha], machine: dims.machines[0].name, dataset: dims.datasets[0] };
+}
+
+const reuse = process.env.BB_PERF_URL;
+const backend = reuse ? { base: reuse, apiBase: reuse, stop: async () => {} } : await startBackend({ label: 'perf' });
 let browser;
 try {
   const t0 = nodePerf.now();
-  const data = seed(backend, ['--history', String(N)]);
-  console.log(`seeded ${N} commits through the API in ${((nodePerf.now() - t0) / 1000).toFixed(1)} s`);
+  const data = reuse ? await existing(reuse) : seed(backend, ['--history', String(N)]);
+  if (!reuse) console.log(`seeded ${N} commits through the API in ${((nodePerf.now() - t0) / 1000).toFixed(1)} s`);
   const series = encodeURIComponent(`505~${data.dataset}~${data.machine}~compress_mbps`);
   const pages = [
     ['trade-off', `/tradeoffs?commit=${data.commits[1]}&machine=${data.machine}&dataset=${data.dataset}`, 'tradeoff-compress'],

@@ -117,6 +117,18 @@ def test_non_json_body_is_400(client, session, tags):
     assert r.status_code == 400
 
 
+def test_form_encoded_deliveries_are_accepted(client, session, tags):
+    from urllib.parse import urlencode
+
+    from bb_factories import sign
+
+    body = urlencode({"payload": json.dumps(push_payload([sha(5)]))}).encode()
+    r = client.post("/api/v1/webhooks/github", content=body, headers={
+        "X-GitHub-Event": "push", "X-GitHub-Delivery": "f-1", "X-Hub-Signature-256": sign(body),
+        "Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 202 and len(r.json()["run_ids"]) == 2
+
+
 def test_missing_event_or_delivery_header_is_400(client, tags):
     body = json.dumps(push_payload([sha(1)])).encode()
     from bb_factories import sign

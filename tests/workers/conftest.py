@@ -62,9 +62,10 @@ def broker_url() -> str:
     return f"redis://127.0.0.1:6379/{random.randint(8, 15)}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def worker_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One worker machine's persistent directory (mirror, build cache, corpora)."""
+    """One worker machine's persistent directory (mirror, build cache, corpora), shared by
+    the test modules like a real machine's across runs."""
     return tmp_path_factory.mktemp("worker")
 
 
@@ -131,7 +132,10 @@ def start_worker(
 
 
 def wait_for(
-    check: Callable[[], Any], timeout: float, what: str, interval: float = 0.5,
+    check: Callable[[], Any],
+    timeout: float,
+    what: str,
+    interval: float = 0.5,
     on_timeout: Callable[[], str] = lambda: "",
 ) -> Any:
     deadline = time.monotonic() + timeout
@@ -140,8 +144,9 @@ def wait_for(
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}\n"
-                                 + on_timeout()[-6000:])
+            raise AssertionError(
+                f"timed out after {timeout:.0f} s waiting for {what}\n" + on_timeout()[-6000:]
+            )
         time.sleep(interval)
 
 

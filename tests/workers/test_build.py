@@ -151,3 +151,22 @@ def test_compile_error_fails_with_the_log_tail(tmp_path: Path) -> None:
 
 def test_repo_root_has_the_rootcompat_sources() -> None:
     assert (REPO_ROOT / "bench-harness/rootcompat/include/RZip.h").is_file()
+
+
+def test_harness_snapshot_is_frozen_per_process(tmp_path: Path) -> None:
+    from basketbench_workers.cachekey import harness_snapshot
+
+    source = tmp_path / "harness"
+    (source / "src").mkdir(parents=True)
+    (source / "CMakeLists.txt").write_text("project(x)\n")
+    (source / "src" / "a.cpp").write_text("int a;\n")
+    (source / "build").mkdir()
+    (source / "build" / "junk.o").write_text("x")
+    copy, digest = harness_snapshot(source, tmp_path / "snap")
+    assert (copy / "src" / "a.cpp").read_text() == "int a;\n"
+    assert not (copy / "build").exists()
+    (source / "src" / "a.cpp").write_text("int b;\n")  # edited while the worker runs
+    assert harness_snapshot(source, tmp_path / "snap") == (copy, digest)
+    assert (copy / "src" / "a.cpp").read_text() == "int a;\n"
+    with pytest.raises(StageFailed, match="no harness sources"):
+        harness_snapshot(tmp_path / "nowhere", tmp_path / "snap")

@@ -21,6 +21,7 @@ class TransientApiError(Exception):
 
 class ApiClient:
     def __init__(self, base_url: str, token: str | None, timeout: float = 30.0) -> None:
+        self.base_url = base_url
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self._http = httpx.Client(
             base_url=base_url.rstrip("/") + "/api/v1", headers=headers, timeout=timeout

@@ -50,6 +50,23 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+def _sync(source: Path, target: Path) -> None:
+    """Make `target` a copy of `source`, touching only files whose bytes differ, so make
+    recompiles only what includes a changed header and otherwise just relinks."""
+    wanted = {p.relative_to(source) for p in source.rglob("*") if p.is_file()}
+    if target.exists():
+        for path in sorted(target.rglob("*"), reverse=True):
+            rel = path.relative_to(target)
+            if path.is_file() and rel not in wanted:
+                path.unlink()
+    for rel in sorted(wanted):
+        src, dst = source / rel, target / rel
+        if dst.is_file() and dst.read_bytes() == src.read_bytes():
+            continue
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)  # new mtime: dependents rebuild
+
+
 def _find_rzbench(build_dir: Path) -> Path:
     direct = build_dir / "rzbench"
     if direct.is_file():
@@ -176,9 +193,7 @@ class BuildCache:
             stable_prefix = None
             if prefix is not None:
                 stable_prefix = self.root / name / "prefix"
-                shutil.rmtree(stable_prefix, ignore_errors=True)
-                # Fresh copies (new mtimes): make rebuilds what includes RZip.h and relinks.
-                shutil.copytree(prefix, stable_prefix)
+                _sync(prefix, stable_prefix)
             return build_rzbench(
                 self.harness_source,
                 self.root / name / "build",

@@ -9,10 +9,14 @@ version) and a hash of the harness sources rzbench is built from.
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
+from basketbench_workers.procs import StageFailed
 from basketbench_workers.profiles import Profile
 from basketbench_workers.toolchain import Toolchain
 
@@ -61,10 +65,43 @@ def harness_source_hash(root: Path) -> str:
         return "missing"
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
-        if any(part in _HARNESS_SKIP or part.startswith("build") for part in rel.parts):
+        if _skipped(rel):
             continue
         if path.is_file():
             digest.update(str(rel).encode() + b"\0")
             digest.update(path.read_bytes())
             digest.update(b"\0")
     return digest.hexdigest()
+
+
+def _skipped(rel: Path) -> bool:
+    return any(part in _HARNESS_SKIP or part.startswith("build") for part in rel.parts)
+
+
+@lru_cache(maxsize=4)
+def harness_snapshot(source: Path, snapshots: Path) -> tuple[Path, str]:
+    """A frozen copy of the harness sources, and its hash, taken once per worker process.
+
+    The worker builds rzbench from the copy, so the cache key always describes what was
+    compiled, and edits to the checkout while the worker runs change nothing until it
+    restarts (the pool's children inherit the parent's snapshot).
+    """
+    if not (source / "CMakeLists.txt").is_file():
+        raise StageFailed(f"no harness sources at {source} (set BASKETBENCH_HARNESS_SOURCE)")
+    digest = harness_source_hash(source)
+    target = snapshots / digest[:16]
+    if not (target / "CMakeLists.txt").is_file():
+        partial = snapshots / f"{digest[:16]}.partial-{os.getpid()}"
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(
+            source,
+            partial,
+            ignore=lambda d, names: [n for n in names if _skipped(Path(d, n).relative_to(source))],
+        )
+        if harness_source_hash(partial) != digest:  # edited while copying: take it again
+            shutil.rmtree(partial, ignore_errors=True)
+            harness_snapshot.cache_clear()
+            return harness_snapshot(source, snapshots)
+        shutil.rmtree(target, ignore_errors=True)
+        partial.rename(target)
+    return target, digest

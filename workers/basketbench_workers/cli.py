@@ -6,14 +6,34 @@ import logging
 import os
 import socket
 import sys
+import time
+from pathlib import Path
 
-from basketbench_workers.api_client import ApiClient
+from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.config import get_settings
 from basketbench_workers.hwtag import detect_tag
 from basketbench_workers.pipeline import default_rzbench
 from basketbench_workers.registration import Heartbeat, register_at_start, state_file
 
 log = logging.getLogger("basketbench_workers")
+
+
+def _register_with_retries(
+    api: ApiClient, name: str, tag: str, rzbench: Path, state: Path, wait: float = 120.0
+) -> None:
+    """The API may still be starting (compose, reboot): retry transient errors for a while."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            register_at_start(api, name, tag, rzbench, state)
+            return
+        except ApiError as exc:
+            raise SystemExit(f"the API refused the registration: {exc}") from exc
+        except TransientApiError as exc:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"cannot reach the API at {api.base_url}: {exc}") from exc
+            log.warning("API not reachable yet (%s); retrying", exc)
+            time.sleep(5)
 
 
 def start_worker(tag: str | None = None, concurrency: int = 1) -> None:
@@ -37,7 +57,7 @@ def start_worker(tag: str | None = None, concurrency: int = 1) -> None:
     rzbench = default_rzbench(settings, settings.worker_dir / "worker-start.log").rzbench
     api = ApiClient(settings.api_url, settings.api_token, settings.http_timeout)
     state = state_file(settings.worker_dir, settings.api_url, tag)
-    register_at_start(api, name, tag, rzbench, state)
+    _register_with_retries(api, name, tag, rzbench, state)
     # The pool's children read the identity from the environment (tasks.bench.worker_identity).
     os.environ["BASKETBENCH_MACHINE_NAME"] = name
     os.environ["BASKETBENCH_WORKER_TAG"] = tag

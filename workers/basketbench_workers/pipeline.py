@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from basketbench_workers.api_client import ApiClient, TransientApiError
+from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.attempts import AttemptCounter
 from basketbench_workers.buildcache import BuildCache, BuildResult
-from basketbench_workers.cachekey import build_inputs, harness_source_hash
+from basketbench_workers.cachekey import build_inputs, harness_snapshot
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.corpora import corpus_file
 from basketbench_workers.gitmirror import Mirror
@@ -66,10 +66,15 @@ def _mirror_for(settings: WorkerSettings, run: dict[str, Any]) -> Mirror:
     return Mirror(source, settings.worker_dir / "mirrors" / f"{name}.git")
 
 
+def harness(settings: WorkerSettings) -> tuple[Path, str]:
+    """The worker's frozen copy of the harness sources and their hash."""
+    return harness_snapshot(settings.harness_source, settings.worker_dir / "harness-src")
+
+
 def build_cache(settings: WorkerSettings) -> BuildCache:
     return BuildCache(
         settings.worker_dir / "builds",
-        settings.harness_source,
+        harness(settings)[0],
         detect_toolchain(),
         settings.build_jobs,
     )
@@ -79,9 +84,7 @@ def default_rzbench(settings: WorkerSettings, log_path: Path) -> BuildResult:
     """rzbench with its own rootcompat backend (fingerprints; trees without ROOT's layout)."""
     profiles = load_profiles(settings.profiles_dir)
     profile = profiles["rootcompat"]
-    inputs = build_inputs(
-        profile, lambda _p: "n/a", detect_toolchain(), harness_source_hash(settings.harness_source)
-    )
+    inputs = build_inputs(profile, lambda _p: "n/a", detect_toolchain(), harness(settings)[1])
     deadline = Deadline("build", settings.stage_timeout("build"))
     return build_cache(settings).get_or_build(profile, inputs, None, log_path, deadline, {})
 
@@ -98,7 +101,13 @@ def execute_run(
     TransientApiError escapes (the caller retries later); everything else ends as a
     failed run with its log tail.
     """
-    run = api.get_run(run_id)
+    try:
+        run = api.get_run(run_id)
+    except ApiError as exc:
+        if exc.status == 404:
+            log.warning("run %s does not exist (deleted?); nothing to do", run_id)
+            return "missing"
+        raise
     if run.get("status") in TERMINAL_STATUSES:
         log.info("run %s is already %s; nothing to do", run_id, run.get("status"))
         return "skipped"
@@ -213,7 +222,6 @@ def _stages(
 
     # upload: one document, at the end, so a killed run never leaves half a result set
     reporter.stage("upload")
-    Deadline("upload", settings.stage_timeout("upload")).remaining()
     answer = api.post_results(run_id, document.read_bytes())
     with log_path.open("a") as fh:
         fh.write(f"uploaded: {json.dumps(answer)}\n")
@@ -241,7 +249,7 @@ def _build(
         profile,
         lambda p: mirror.tree_id(sha, p),
         toolchain,
-        harness_source_hash(settings.harness_source),
+        harness(settings)[1],
     )
 
     def export(dest: Path) -> None:

@@ -66,6 +66,9 @@ def build_library(
         shutil.rmtree(d, ignore_errors=True)
     install_headers(profile, tree, include, context)
     install_headers(Profile(**{**profile.__dict__, "headers": ()}), tree, generated_only, context)
+    # ROOT/RConfig.hxx includes "../RVersion.h": an (empty) ROOT/ dir on the include path
+    # makes that resolve to the generated RVersion.h when the tree has none of its own.
+    (generated_only / "ROOT").mkdir(exist_ok=True)
 
     jobs_list: list[list[str]] = []
     objects: list[Path] = []
@@ -79,7 +82,8 @@ def build_library(
             obj.parent.mkdir(parents=True, exist_ok=True)
             cmd = [toolchain.compiler_for(group.language), *group.flags]
             cmd += [f"-D{d}" for d in group.defines]
-            cmd += [f"-I{generated_only}"] + [f"-I{tree / d}" for d in group.include_dirs]
+            cmd += [f"-I{generated_only}", f"-I{generated_only / 'ROOT'}"]
+            cmd += [f"-I{tree / d}" for d in group.include_dirs]
             cmd += ["-c", str(src), "-o", str(obj)]
             jobs_list.append(cmd)
             objects.append(obj)

@@ -96,11 +96,19 @@ def csv_response(items: Sequence[Any], filename: str) -> Response:
     )
 
 
+def json_response(model: BaseModel, status_code: int = 200) -> Response:
+    """Serialise once with pydantic-core; FastAPI would validate the model again
+    against ``response_model`` (which stays declared, for the OpenAPI schema)."""
+    return Response(model.__pydantic_serializer__.to_json(model),
+                    media_type="application/json", status_code=status_code)
+
+
 def respond(items: Sequence[T], total: int, params: PageParams, name: str,
-            page_cls: Callable[..., Any]) -> Any:
+            page_cls: Callable[..., BaseModel]) -> Any:
     if params.csv:
         return csv_response(items, name)
-    return page_cls(items=list(items), total=total, limit=params.limit, offset=params.offset)
+    return json_response(page_cls(items=list(items), total=total, limit=params.limit,
+                                  offset=params.offset))
 
 
 CSV_RESPONSES: dict[int | str, dict[str, Any]] = {

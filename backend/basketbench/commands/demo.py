@@ -38,9 +38,12 @@ DEMO_CORPORA = (
     ("nanoaod", "nanoAOD_2015_CMS_Open_Data_ttbar.root"),
     ("physlite", "atlas-DAOD_PHYSLITE-sample.root"),
 )
-DEMO_SYNTHETIC = ("event", "nanoaod-offsets", "tfloat", "tsmall", "tlarge", "random", "zeros")
-# Every algorithm at a low, the common and a high level: enough for a trade-off plot.
-DEMO_SETTINGS = (101, 104, 106, 109, 201, 204, 207, 401, 404, 409, 501, 503, 505, 507)
+# The synthetic generators except tlarge (8 MB of what tfloat already shows): with the real
+# corpora about 30 MB per pass, a few minutes on an idle laptop.
+DEMO_SYNTHETIC = ("event", "nanoaod-offsets", "tfloat", "tsmall", "random", "zeros")
+# Every algorithm at a fast and a strong level (LZMA only fast: it is 10x slower than the
+# rest): enough for a trade-off plot. The workers' `full` suite has the papers' grid.
+DEMO_SETTINGS = (101, 104, 109, 201, 401, 404, 409, 501, 505, 507)
 CODEC_PKG_CONFIG = ("zlib", "liblzma", "liblz4", "libzstd", "libxxhash", "nlohmann_json")
 FINAL_STATUSES = {"succeeded", "failed", "cancelled"}
 
@@ -174,11 +177,11 @@ def write_suite(paths: DemoPaths, corpora: list[tuple[str, Path]], quick: bool) 
         'description = "basketbench demo: real ROOT files and the synthetic datasets"',
         "synthetic = [" + ", ".join(f'"{s}"' for s in synthetic) + "]",
         "settings = [" + ", ".join(str(s) for s in settings) + "]",
-        f"min_samples = {5 if quick else 9}",
+        "min_samples = 5",
         f"target_ms = {20 if quick else 50}",
     ]
-    for name, path in corpora[: 1 if quick else None]:
-        lines += ["", "[[corpora]]", f'name = "{name}"', f'files = ["{path.name}"]']
+    for corpus, path in corpora[: 1 if quick else None]:
+        lines += ["", "[[corpora]]", f'name = "{corpus}"', f'files = ["{path.name}"]']
     paths.suites.mkdir(parents=True, exist_ok=True)
     target = paths.suites / f"{name}.toml"
     text = "\n".join(lines) + "\n"
@@ -210,6 +213,8 @@ def prepare_corpora(paths: DemoPaths, suite_file: Path) -> None:
 
 def port_is_free(host: str, port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # As uvicorn binds: a port whose old connections linger in TIME_WAIT is free.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError:
@@ -239,6 +244,21 @@ def create_token(env: dict[str, str], paths: DemoPaths) -> str:
     paths.token.write_text(token + "\n")
     paths.token.chmod(0o600)
     return token
+
+
+def token_is_valid(token: str) -> bool:
+    if not token:
+        return False
+    from basketbench.core.config import Settings
+    from basketbench.core.db import make_engine, make_sessionmaker
+    from basketbench.services.tokens import authenticate
+
+    engine = make_engine(Settings())
+    try:
+        with make_sessionmaker(engine)() as session:
+            return authenticate(session, token) is not None
+    finally:
+        engine.dispose()
 
 
 class Server:
@@ -318,8 +338,6 @@ def trigger(client: httpx.Client, token: str, sha: str, tag: str, suite: str) ->
     response = client.post(
         "/api/v1/trigger", json=body, headers={"Authorization": f"Bearer {token}"}
     )
-    if response.status_code == 401:
-        raise PermissionError("token rejected")
     data = _check(response, "POST /api/v1/trigger")
     if not data.get("run_ids"):
         raise DemoError(f"the trigger created no run: {data}")
@@ -337,7 +355,8 @@ def follow(client: httpx.Client, run_id: int, timeout: float, worker_log: Path) 
         progress = int(round(100 * float(run.get("progress") or 0.0)))
         now = (run["status"], run.get("stage") or "", progress)
         elapsed = time.monotonic() - started
-        if now != last or time.monotonic() - last_print > 30:
+        moved = last is None or now[:2] != last[:2] or abs(now[2] - last[2]) >= 5
+        if moved or time.monotonic() - last_print > 30:
             line = f"run {run_id}: {now[0]:<9} stage={now[1] or '-':<10} {progress:3d} %"
             line += f"  ({elapsed:4.0f} s)"
             if now[0] == "queued" and elapsed > 5:
@@ -349,6 +368,19 @@ def follow(client: httpx.Client, run_id: int, timeout: float, worker_log: Path) 
         if elapsed > timeout:
             raise DemoError(f"run {run_id} did not finish within {timeout:.0f} s (last: {now})")
         time.sleep(1.0)
+
+
+def abandon(client: httpx.Client, token: str, run_id: int) -> None:
+    """Ctrl-C mid-run: the in-process run dies with the API, so say so in the database
+    instead of leaving it 'running' forever."""
+    with contextlib.suppress(httpx.HTTPError):
+        client.patch(
+            f"/api/v1/runs/{run_id}",
+            json={"status": "failed", "log_tail": "interrupted: basketbench demo was stopped"},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=5,
+        )
+    say(f"interrupted; run {run_id} marked failed (run the demo again to measure)")
 
 
 def print_summary(client: httpx.Client, run: dict[str, Any]) -> int:
@@ -434,10 +466,17 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
     dist = frontend_dist(root)
     env = demo_environment(paths, root, url, dist)
     os.environ.update({k: v for k, v in env.items() if k.startswith("BASKETBENCH_")})
-    database = env.get("BASKETBENCH_DATABASE_URL") or f"SQLite {paths.home / 'basketbench.sqlite'}"
-    broker = env.get("BASKETBENCH_BROKER_URL") or "none (runs execute inside the API process)"
+    from basketbench.core.config import Settings
+
+    settings = Settings()
+    database = settings.sqlalchemy_url.split("@")[-1]  # never print a password
     say(f"commit {sha[:12]} of {root}, hardware tag {tag}")
-    say(f"database: {database}; broker: {broker}")
+    if settings.broker_url:
+        say(f"database: {database}; broker: {settings.broker_url.split('@')[-1]}: the run waits "
+            f"for a worker on queue {tag} (basketbench worker --tag {tag}); unset "
+            "BASKETBENCH_BROKER_URL to run it inside the demo")
+    else:
+        say(f"database: {database}; no broker: the run executes inside the API process")
 
     migrate(env)
     corpora = available_corpora()
@@ -446,8 +485,10 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
     say(f"suite {suite}: {suite_file} ({len(corpora)} real corpora available)")
     prepare_corpora(paths, suite_file)
 
-    token = paths.token.read_text().strip() if paths.token.is_file() else create_token(env, paths)
-    env["BASKETBENCH_API_TOKEN"] = token
+    token = paths.token.read_text().strip() if paths.token.is_file() else ""
+    if not token_is_valid(token):  # first time, or a database made anew since
+        token = create_token(env, paths)
+    env["BASKETBENCH_API_TOKEN"] = token  # the embedded worker's token too
 
     say(f"starting the API on {url} (log: {paths.server_log})")
     server = Server(env, host, port, paths.server_log)
@@ -458,13 +499,13 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
             if run is not None:
                 say(f"commit {sha[:12]} was measured already (run {run['id']}); --rerun to repeat")
             else:
-                try:
-                    run_id = trigger(client, token, sha, tag, suite)
-                except PermissionError:  # a token from an older database: make a new one
-                    token = create_token(env, paths)
-                    run_id = trigger(client, token, sha, tag, suite)
+                run_id = trigger(client, token, sha, tag, suite)
                 say(f"triggered run {run_id} (suite {suite}) through POST /api/v1/trigger")
-                run = follow(client, run_id, timeout, paths.worker / "embedded.log")
+                try:
+                    run = follow(client, run_id, timeout, paths.worker / "embedded.log")
+                except KeyboardInterrupt:
+                    abandon(client, token, run_id)
+                    raise
                 if run["status"] != "succeeded":
                     raise DemoError(f"run {run_id} {run['status']}:\n{run.get('log_tail') or ''}"
                                     f"\n--- server log ---\n{server.log_tail()}")

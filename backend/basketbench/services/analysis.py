@@ -11,7 +11,7 @@ from sqlalchemy import Float, cast, func, null, select
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Configuration, Dataset, Machine, Result
-from basketbench.models.result import EXACT_METRICS, METRICS
+from basketbench.models.result import EXACT_METRICS, METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import (
     CompareOut,
     CompareRow,
@@ -28,7 +28,14 @@ from basketbench.schemas.analysis import (
 from basketbench.services.catalog import configuration_out, machine_ref, order_bounds
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import get_commit, get_configuration, get_dataset, get_machine
-from basketbench.services.stats import exact_change, speed_change
+from basketbench.services.stats import (
+    ALPHA,
+    delta_pct,
+    exact_change,
+    mann_whitney_batch,
+    speed_change,
+    speed_delta,
+)
 
 MAX_CHANGE_TESTS = 400  # candidate pairs tested per history request
 
@@ -156,11 +163,12 @@ def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, m
                     Result.machine_id == machine_id, Result.dataset_id == dataset_id,
                     Result.configuration_id == conf_id, Result.commit_id.in_(needed))):
             samples[cid].extend(s or [])
-    for i in sorted(candidates):
-        delta, p, significant = speed_change(points[i - 1].value, points[i].value,
-                                             samples.get(commit_ids[i - 1]),
-                                             samples.get(commit_ids[i]))
-        if significant and delta is not None:
+    order = sorted(candidates)
+    pvalues = mann_whitney_batch([(samples.get(commit_ids[i - 1]), samples.get(commit_ids[i]))
+                                  for i in order])
+    for i, p in zip(order, pvalues, strict=True):
+        delta = delta_pct(points[i - 1].value, points[i].value)
+        if p is not None and p < ALPHA and delta is not None:
             changes.append(HistoryChange(sha=points[i].sha, previous_sha=points[i - 1].sha,
                                          delta_pct=delta, p_value=p))
     return changes
@@ -316,10 +324,27 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
         select(Configuration).where(Configuration.id.in_({k[1] for k in keys})))}
     names = dict(session.execute(select(Dataset.id, Dataset.name).where(
         Dataset.id.in_({k[0] for k in keys}))).all())
-    rows: list[CompareRow] = []
+    # Speed rows whose effect passes the minimum are tested together, in one batch.
+    tests: list[tuple[tuple[int, int], str]] = []
     for key in keys:
         b, h = base[key], head[key]
-        conf_out = configuration_out(confs[key[1]])
+        for met in metrics:
+            if met in SPEED_METRICS:
+                c = met == "compress_mbps"
+                if speed_delta(_mean(b.c_median if c else b.d_median),
+                               _mean(h.c_median if c else h.d_median)) is not None:
+                    tests.append((key, met))
+    pairs = []
+    for key, met in tests:
+        c = met == "compress_mbps"
+        b, h = base[key], head[key]
+        pairs.append((b.c_samples if c else b.d_samples, h.c_samples if c else h.d_samples))
+    pvalue = dict(zip(tests, mann_whitney_batch(pairs), strict=True))
+
+    rows: list[CompareRow] = []
+    conf_outs = {cid: configuration_out(conf) for cid, conf in confs.items()}
+    for key in keys:
+        b, h = base[key], head[key]
         for met in metrics:
             p_value: float | None = None
             if met == "ratio":
@@ -334,8 +359,9 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                 c = met == "compress_mbps"
                 bv = _mean(b.c_median if c else b.d_median)
                 hv = _mean(h.c_median if c else h.d_median)
-                delta, p_value, significant = speed_change(
-                    bv, hv, b.c_samples if c else b.d_samples, h.c_samples if c else h.d_samples)
+                delta = delta_pct(bv, hv)
+                p_value = pvalue.get((key, met))
+                significant = p_value is not None and p_value < ALPHA
                 regression = significant and (hv or 0) < (bv or 0)
             if bv is None and hv is None:
                 continue
@@ -344,8 +370,8 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
             if delta is not None and not math.isfinite(delta):
                 delta = None
             rows.append(CompareRow(
-                dataset=names[key[0]], configuration=conf_out, metric=met, base=bv, head=hv,
-                delta_pct=delta, p_value=p_value, significant=significant,
+                dataset=names[key[0]], configuration=conf_outs[key[1]], metric=met, base=bv,
+                head=hv, delta_pct=delta, p_value=p_value, significant=significant,
                 regression=regression))
     return CompareOut(base=CompareSide(commit=cb.sha, machine=machine_ref(mb)),
                       head=CompareSide(commit=ch.sha, machine=machine_ref(mh)), rows=rows,

@@ -7,11 +7,11 @@ a machine, a commit, datasets and flat result rows.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -63,10 +63,12 @@ class Batch:
 
 
 def document_hash(doc: Any, target: Target) -> str:
-    canonical = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    extra = json.dumps([target.commit, target.machine, target.tag, target.run_id,
-                        target.repository])
-    return hashlib.sha256((canonical + "\n" + extra).encode()).hexdigest()
+    """sha256 of the canonical JSON (sorted keys, no whitespace) plus where it is filed,
+    so the same file posted for another commit or machine is not a duplicate."""
+    canonical = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+    extra = orjson.dumps([target.commit, target.machine, target.tag, target.run_id,
+                          target.repository])
+    return hashlib.sha256(canonical + b"\n" + extra).hexdigest()
 
 
 def harness_batch(doc: Any, target: Target) -> Batch:
@@ -232,8 +234,7 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
         for metric, prefix in zip(SPEED_METRICS, ("c", "d"), strict=True):
             row.update(_stats(prefix, r.get(metric)))
         rows.append(row)
-    for start in range(0, len(rows), BATCH):
-        session.execute(insert(Result), rows[start:start + BATCH])
+    _bulk_insert(session, rows)
     if run is not None:
         session.execute(update(Run).where(Run.id == run.id).values(
             result_count=Run.result_count + len(rows),
@@ -241,6 +242,32 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
     session.commit()
     return IngestOut(document_id=document.id, results=len(rows), duplicate=False,
                      commit=commit.sha, machine_id=machine.id, run_id=document.run_id)
+
+
+JSON_COLUMNS = ("c_samples", "d_samples")
+
+
+def _bulk_insert(session: Session, rows: list[dict[str, Any]]) -> None:
+    """COPY on PostgreSQL (several times faster than INSERT for hundreds of rows);
+    executemany in batches elsewhere. Both run inside the session's transaction."""
+    if not rows:
+        return
+    conn = session.connection()
+    if conn.dialect.name != "postgresql":
+        for start in range(0, len(rows), BATCH):
+            session.execute(insert(Result), rows[start:start + BATCH])
+        return
+    columns = list(rows[0])
+    json_idx = [columns.index(c) for c in JSON_COLUMNS]
+    raw: Any = conn.connection.driver_connection
+    with raw.cursor() as cur, cur.copy(
+            f"COPY results ({', '.join(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            values = list(row.values())
+            for i in json_idx:
+                if values[i] is not None:
+                    values[i] = orjson.dumps(values[i]).decode()
+            copy.write_row(values)
 
 
 def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target) -> IngestOut:

@@ -4,20 +4,20 @@ The rules live in ``basketbench.harness.document.validate_document`` (JSON Schem
 the rules a schema cannot express) when the harness package provides it; otherwise
 JSON Schema (draft 2020-12) against the same schema file plus ``_semantic_fallback``.
 
-jsonschema walks a large document slowly (milliseconds per result), too slow for bulk
-ingest, so a compiled validator (fastjsonschema, same schema file) screens first: a
+jsonschema needs ~60 us per result, too slow for bulk ingest, so a compiled pydantic
+screen (schemas/harness_screen.py, at least as strict as the schema) goes first: a
 document it accepts only gets the cheap semantic rules; a document it rejects goes
-through the full validator, which lists every reason.
+through the full validator, which decides and lists every reason.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from basketbench.schemas import result_schema
+from basketbench.schemas.harness_screen import passes_screen
 
 
 @lru_cache
@@ -50,32 +50,15 @@ def _semantic_validator() -> Callable[[Any], list[str]] | None:
         from basketbench.harness import document
     except ImportError:
         return _semantic_fallback
-    rules = getattr(document, "_semantic_errors", None)
+    rules = getattr(document, "semantic_errors", None) or getattr(
+        document, "_semantic_errors", None)
     return rules if callable(rules) else None
-
-
-@lru_cache
-def _fast_validator() -> Callable[[Any], Any] | None:
-    try:
-        import fastjsonschema
-    except ImportError:
-        return None
-    schema = copy.deepcopy(result_schema())
-    # Nothing in this schema differs between draft-07 and 2020-12 ($defs are plain refs).
-    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
-    schema.pop("$id", None)
-    validate: Callable[[Any], Any] = fastjsonschema.compile(schema)
-    return validate
 
 
 def validate_result_document(doc: Any) -> list[str]:
     """Every reason the document is unacceptable; empty when it can be stored."""
-    fast, semantic = _fast_validator(), _semantic_validator()
-    if fast is not None and semantic is not None:
-        try:
-            fast(doc)
-        except Exception:  # JsonSchemaValueException: let the full validator explain
-            return list(_full_validator()(doc))
+    semantic = _semantic_validator()
+    if semantic is not None and passes_screen(doc):
         return list(semantic(doc))
     return list(_full_validator()(doc))
 

@@ -1,6 +1,6 @@
 // The only module that imports Plotly; loaded lazily (see plot.tsx) so the
 // page shell and its data requests start before Plotly's ~1 MB is parsed.
-import Plotly from 'plotly.js-dist-min';
+import Plotly from 'plotly.js-gl2d-dist-min';
 import createPlotlyComponent from 'react-plotly.js/factory';
 import type { Config, Data, Layout, PlotMouseEvent } from 'plotly.js';
 

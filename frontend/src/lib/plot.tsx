@@ -6,7 +6,13 @@ import type { Config, Data, Layout, PlotMouseEvent } from 'plotly.js';
 import { downloadText, toCsv, type CsvCell } from './csv';
 import { useTheme } from './theme';
 
-const PlotImpl = lazy(() => import('./plot-impl'));
+const loadPlotImpl = () => import('./plot-impl');
+const PlotImpl = lazy(loadPlotImpl);
+
+/** Start fetching and parsing Plotly while the first API requests are in flight. */
+export function preloadPlotly(): void {
+  void loadPlotImpl();
+}
 
 export interface CsvTable {
   header: string[];

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from typing import Annotated, Any
+from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Header, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from basketbench.api.deps import SessionDep, SettingsDep, TokenDep
@@ -36,13 +38,23 @@ async def github_webhook(
         raise BadRequest("X-GitHub-Event and X-GitHub-Delivery headers are required")
     if len(x_github_delivery) > 100:
         raise BadRequest("X-GitHub-Delivery too long")
+    payload = _payload(body, request.headers.get("content-type", ""))
+    status, out = await run_in_threadpool(ci.handle_github, session, settings,
+                                          x_github_event, x_github_delivery, payload)
+    return JSONResponse(out.model_dump(mode="json"), status_code=status)
+
+
+def _payload(body: bytes, content_type: str) -> Any:
+    """GitHub sends JSON, or ``payload=<JSON>`` when the hook's content type is form."""
+    if content_type.startswith("application/x-www-form-urlencoded"):
+        fields = parse_qs(body.decode("utf-8", errors="replace"))
+        if "payload" not in fields:
+            raise BadRequest("form body without a payload field")
+        body = fields["payload"][0].encode()
     try:
-        payload = json.loads(body)
+        return json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         raise BadRequest(f"body is not JSON: {exc}") from exc
-    status, out = ci.handle_github(session, settings, x_github_event, x_github_delivery,
-                                   payload)
-    return JSONResponse(out.model_dump(mode="json"), status_code=status)
 
 
 @router.post("/trigger", response_model=TriggerOut, status_code=202)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Request, Response
+import orjson
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 
 from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
@@ -37,8 +38,8 @@ async def _json_body(request: Request) -> Any:
     if len(raw) > MAX_BODY:
         raise BadRequest("document too large")
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
         raise BadRequest(f"body is not JSON: {exc}") from exc
 
 
@@ -47,10 +48,6 @@ def _target(commit: str | None, machine: str | None, tag: str | None, run_id: in
     return ingest.Target(commit=commit, machine=machine, tag=tag, run_id=run_id,
                          repository=repository)
 
-
-_DOC_BODY = Body(
-    media_type="application/json",
-    description="rzbench result document (harness-result-v1.schema.json)")
 
 _INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": IngestOut, "description": "duplicate: this document was already stored"},
@@ -66,8 +63,9 @@ async def ingest_results(
     tag: str | None = None, run_id: int | None = None, repository: str | None = None,
 ) -> IngestOut:
     doc = await _json_body(request)
-    out = ingest.ingest_harness(session, settings, doc,
-                                _target(commit, machine, tag, run_id, repository))
+    # The work is synchronous (SQL, validation): keep it off the event loop.
+    out = await run_in_threadpool(ingest.ingest_harness, session, settings, doc,
+                                  _target(commit, machine, tag, run_id, repository))
     if out.duplicate:
         response.status_code = 200
     return out
@@ -86,7 +84,7 @@ async def ingest_gbench(
     doc = await _json_body(request)
     batch, _skipped = gbench_batch(doc, _target(commit, machine, tag, run_id, repository),
                                    dataset)
-    out = ingest.store_batch(session, settings, batch)
+    out = await run_in_threadpool(ingest.store_batch, session, settings, batch)
     if out.duplicate:
         response.status_code = 200
     return out

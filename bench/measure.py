@@ -1,0 +1,541 @@
+"""Measure the API on a seeded database: p50/p95 latency per query, and ingest rate.
+
+    .venv/bin/python -m bench.measure --database bb_bench --out bench-results.json
+
+Starts ``basketbench serve`` (one uvicorn worker, runs not dispatched) on a free port
+against the database, then sends each query ``--requests`` times with reproducible
+random choices of series / commit / machine / dataset, one request at a time over a
+keep-alive connection (latency = client-side, request sent to body read). Every
+answer must be 200 and have the expected number of points / rows, computed from the
+database beforehand. Finally POSTs ``--ingest-docs`` harness documents for new
+commits and reports results stored per second end to end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import platform
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # `python bench/measure.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import httpx
+import numpy as np
+import psycopg
+import typer
+
+from bench.documents import harness_document
+from bench.seed import DEFAULT_ADMIN, database_url
+from bench.world import World
+
+BASKETBENCH = str(Path(sys.executable).with_name("basketbench"))
+API = "/api/v1"
+METRICS = ("ratio", "compressed_bytes", "compress_mbps", "decompress_mbps")
+
+Check = Callable[[Any], str | None]  # answer JSON -> problem, or None when sane
+
+
+# ---- the API server ------------------------------------------------------------------
+
+@dataclass
+class Server:
+    url: str
+    token: str
+    log: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def api_server(db_url: str, workdir: Path) -> Iterator[Server]:
+    """`basketbench serve` on a free port; stopped (SIGTERM, then SIGKILL) on exit."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BASKETBENCH_")}
+    env.update({"BASKETBENCH_DATABASE_URL": db_url, "BASKETBENCH_DISPATCH": "none",
+                "BASKETBENCH_LOG_LEVEL": "warning",
+                "BASKETBENCH_DATA_DIR": str(workdir / "data"),
+                "BASKETBENCH_FRONTEND_DIST": str(workdir / "no-frontend")})
+    created = subprocess.run([BASKETBENCH, "token", "create", "--name", "bench"], env=env,
+                             cwd=workdir, capture_output=True, text=True, timeout=120)
+    if created.returncode != 0:
+        raise RuntimeError(f"basketbench token create failed:\n{created.stderr}")
+    token = created.stdout.strip().splitlines()[-1]
+    port = _free_port()
+    log = workdir / "server.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [BASKETBENCH, "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"basketbench serve exited:\n{log.read_text()}")
+            try:
+                if httpx.get(url + API + "/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"basketbench serve did not start:\n{log.read_text()}")
+            time.sleep(0.2)
+        yield Server(url=url, token=token, log=log)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=15)
+
+
+# ---- what the database holds (the expected answers) ---------------------------------
+
+@dataclass
+class Catalog:
+    shas: list[str]                    # commits with results, git order
+    machines: list[tuple[str, str]]    # (name, tag)
+    datasets: list[str]
+    settings: list[int]                # settings of default-field configurations
+    configurations: list[dict[str, Any]]
+    pairs_per_run: int                 # (dataset, configuration) pairs per commit x machine
+    runs: int
+    results: int
+    commits_per_machine: dict[str, int] = field(default_factory=dict)
+
+    def configurations_matching(self, **fields: Any) -> int:
+        return sum(all(c[k] == v for k, v in fields.items()) for c in self.configurations)
+
+
+def _one(conn: psycopg.Connection[Any], sql: str) -> tuple[Any, ...]:
+    row = conn.execute(sql).fetchone()
+    assert row is not None
+    return tuple(row)
+
+
+def read_catalog(url: str) -> Catalog:
+    with psycopg.connect(url) as conn:
+        shas = [r[0] for r in conn.execute(
+            'SELECT c.sha FROM commits c WHERE EXISTS (SELECT 1 FROM result_documents d '
+            'WHERE d.commit_id = c.id) ORDER BY c."order", c.date, c.id')]
+        machines = [(r[0], r[1]) for r in conn.execute(
+            "SELECT name, tag FROM machines WHERE active ORDER BY id")]
+        datasets = [r[0] for r in conn.execute("SELECT name FROM datasets ORDER BY id")]
+        cols = ("id", "setting", "codec", "preconditioner", "dictionary_size", "basket_size",
+                "mode", "threads")
+        confs = [dict(zip(cols, r, strict=True)) for r in conn.execute(
+            f"SELECT {', '.join(cols)} FROM configurations ORDER BY id")]
+        settings = sorted({c["setting"] for c in confs if c["preconditioner"] == "none"
+                           and c["dictionary_size"] == 0 and c["basket_size"] == 0
+                           and c["mode"] == "basket" and c["threads"] == 1})
+        per_machine: dict[str, int] = dict(conn.execute(
+            "SELECT m.name, count(DISTINCT d.commit_id) FROM result_documents d "
+            "JOIN machines m ON m.id = d.machine_id GROUP BY m.name").fetchall())
+        runs = _one(conn, "SELECT count(*) FROM runs")[0]
+        docs = _one(conn, "SELECT coalesce(sum(result_count), 0), "
+                          "coalesce(max(result_count), 0) FROM result_documents")
+    return Catalog(shas=shas, machines=machines, datasets=datasets, settings=settings,
+                   configurations=confs, pairs_per_run=int(docs[1]), runs=int(runs),
+                   results=int(docs[0]), commits_per_machine=per_machine)
+
+
+def database_sizes(url: str) -> dict[str, Any]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT c.relname, c.relkind, pg_relation_size(c.oid), "
+            "pg_total_relation_size(c.oid) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') "
+            "ORDER BY pg_relation_size(c.oid) DESC").fetchall()
+        total = _one(conn, "SELECT pg_database_size(current_database())")[0]
+        counts = {t: _one(conn, f"SELECT count(*) FROM {t}")[0] for t in
+                  ("results", "result_documents", "runs", "commits", "configurations")}
+    return {"database_bytes": total, "row_counts": counts,
+            "relations": [{"name": r[0], "kind": "table" if r[1] == "r" else "index",
+                           "bytes": r[2], "total_bytes": r[3]} for r in rows if r[2] > 0]}
+
+
+# ---- queries ------------------------------------------------------------------------
+
+@dataclass
+class Query:
+    name: str
+    goal_ms: float | None
+    make: Callable[[random.Random], tuple[str, dict[str, Any], Check]]
+
+
+def _expect(key: str, n: int) -> Check:
+    def check(body: Any) -> str | None:
+        got = len(body[key]) if isinstance(body[key], list) else body[key]
+        return None if got == n else f"{key}: {got} != expected {n}"
+    return check
+
+
+def _all(*checks: Check) -> Check:
+    def check(body: Any) -> str | None:
+        for c in checks:
+            problem = c(body)
+            if problem:
+                return problem
+        return None
+    return check
+
+
+def queries(cat: Catalog) -> list[Query]:
+    n_commits = len(cat.shas)
+    machines = [m for m, _ in cat.machines]
+    tags = sorted({t for _, t in cat.machines})
+    default_fields = {"preconditioner": "none", "dictionary_size": 0, "basket_size": 0,
+                      "mode": "basket", "threads": 1}
+    n_default = cat.configurations_matching(**default_fields)
+    reference = 505 if 505 in cat.settings else cat.settings[0]
+    preconditioners = sorted({c["preconditioner"] for c in cat.configurations})
+    pairs = cat.pairs_per_run
+
+    def history(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        m = r.choice(machines)
+        expected = cat.commits_per_machine.get(m, 0)
+
+        def check(body: Any) -> str | None:
+            if body["total_points"] != expected:
+                return f"total_points {body['total_points']} != {expected}"
+            if not body["downsampled"] and len(body["points"]) != expected:
+                return f"{len(body['points'])} points != {expected}"
+            return None
+        return "/history", {"machine": m, "dataset": r.choice(cat.datasets),
+                            "setting": r.choice(cat.settings), "metric": r.choice(METRICS)}, check
+
+    def tradeoff(ref: bool) -> Callable[[random.Random], tuple[str, dict[str, Any], Check]]:
+        def make(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+            params: dict[str, Any] = {"commit": r.choice(cat.shas), "machine": r.choice(machines),
+                                      "dataset": r.choice(cat.datasets)}
+            if ref:
+                params["reference"] = reference
+            return "/tradeoff", params, _expect("points", n_default)
+        return make
+
+    def compare_commits(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        base, head = r.sample(cat.shas, 2)
+        return "/compare", {"base_commit": base, "head_commit": head,
+                            "machine": r.choice(machines)}, _expect("rows", pairs * len(METRICS))
+
+    def compare_machines(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        base, head = r.sample(machines, 2) if len(machines) > 1 else (machines[0], machines[0])
+        return "/compare", {"base_machine": base, "head_machine": head,
+                            "commit": r.choice(cat.shas)}, _expect("rows", pairs * len(METRICS))
+
+    def configurations(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        kind = r.randrange(3)
+        if kind == 0:
+            pre = r.choice(preconditioners)
+            params = {"preconditioner": pre, "dataset": r.choice(cat.datasets),
+                      "machine": r.choice(machines)}
+            n = cat.configurations_matching(preconditioner=pre)
+        elif kind == 1:
+            s = r.choice(cat.settings)
+            params = {"setting": s, "tag": r.choice(tags)}
+            n = cat.configurations_matching(setting=s)
+        else:
+            lo = r.randrange(n_commits)
+            hi = min(n_commits - 1, lo + r.randrange(1, 200))
+            params = {"commit_from": cat.shas[lo], "commit_to": cat.shas[hi],
+                      "machine": r.choice(machines), "limit": 1000}
+            n = len(cat.configurations)
+        return "/configurations", params, _expect("total", n)
+
+    def dimensions(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        return "/configurations/dimensions", {}, _all(
+            _expect("machines", len(cat.machines)), _expect("datasets", len(cat.datasets)))
+
+    def latest(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        return "/configurations/latest", {"machine": r.choice(machines),
+                                          "dataset": r.choice(cat.datasets)}, _expect(
+            "total", len(cat.configurations))
+
+    def commits_page(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        offset = r.randrange(n_commits)
+        return "/commits", {"limit": 100, "offset": offset}, _all(
+            _expect("total", n_commits), _expect("items", min(100, n_commits - offset)))
+
+    def runs_page(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        offset = r.randrange(cat.runs)
+        return "/runs", {"limit": 100, "offset": offset, "status": "succeeded"}, _all(
+            _expect("total", cat.runs), _expect("items", min(100, cat.runs - offset)))
+
+    def results_run(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        offset = r.randrange(pairs)
+        return "/results", {"commit": r.choice(cat.shas), "machine": r.choice(machines),
+                            "limit": 100, "offset": offset}, _all(
+            _expect("total", pairs), _expect("items", min(100, pairs - offset)))
+
+    def results_all(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        offset = r.randrange(min(cat.results, 10_000))
+        return "/results", {"limit": 100, "offset": offset}, _all(
+            _expect("total", cat.results), _expect("items", min(100, cat.results - offset)))
+
+    def machines_list(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        return "/machines", {}, _expect("total", len(cat.machines))
+
+    def datasets_list(r: random.Random) -> tuple[str, dict[str, Any], Check]:
+        return "/datasets", {}, _expect("total", len(cat.datasets))
+
+    return [
+        Query("history (1 series, all commits)", 50, history),
+        Query("tradeoff (commit x machine x dataset)", 50, tradeoff(False)),
+        Query(f"tradeoff, reference={reference}", 50, tradeoff(True)),
+        Query("compare 2 commits, 1 machine", 150, compare_commits),
+        Query("compare 2 machines, 1 commit", 150, compare_machines),
+        Query("configurations (filtered)", None, configurations),
+        Query("configurations/dimensions", None, dimensions),
+        Query("configurations/latest (machine+dataset)", None, latest),
+        Query("commits (page of 100)", None, commits_page),
+        Query("runs (page of 100)", None, runs_page),
+        Query("results (1 run, page of 100)", None, results_run),
+        Query("results (unfiltered, page of 100)", None, results_all),
+        Query("machines", None, machines_list),
+        Query("datasets", None, datasets_list),
+    ]
+
+
+@dataclass
+class Timing:
+    name: str
+    goal_ms: float | None
+    requests: int
+    ok: int
+    p50_ms: float
+    p95_ms: float
+    max_ms: float
+    mean_ms: float
+    mean_bytes: float
+    passed: bool | None
+    problems: list[str]
+
+
+def time_query(client: httpx.Client, q: Query, n: int, warmup: int, seed: int,
+               budget_s: float = math.inf, min_requests: int = 20) -> Timing:
+    """``n`` timed requests, or fewer (at least ``min_requests``) once ``budget_s``
+    seconds are spent: a multi-second query must not hold the run for an hour."""
+    r = random.Random(f"{seed}:{q.name}")
+    times: list[float] = []
+    sizes: list[int] = []
+    problems: list[str] = []
+    ok = 0
+    started = time.perf_counter()
+    for i in range(warmup + n):
+        if (i - warmup >= min_requests and time.perf_counter() - started > budget_s):
+            break
+        path, params, check = q.make(r)
+        t0 = time.perf_counter()
+        resp = client.get(API + path, params=params)
+        body = resp.content
+        dt = (time.perf_counter() - t0) * 1000
+        if i < warmup:
+            continue
+        times.append(dt)
+        sizes.append(len(body))
+        if resp.status_code != 200:
+            problems.append(f"{resp.status_code} {path} {params}: {body[:300]!r}")
+            continue
+        try:
+            problem = check(resp.json())
+        except (KeyError, TypeError, ValueError) as exc:
+            problem = f"unexpected answer: {exc!r}"
+        if problem:
+            problems.append(f"{path} {params}: {problem}")
+        else:
+            ok += 1
+    a = np.array(times)
+    p95 = float(np.percentile(a, 95))
+    return Timing(
+        name=q.name, goal_ms=q.goal_ms, requests=len(times), ok=ok,
+        p50_ms=round(float(np.percentile(a, 50)), 2), p95_ms=round(p95, 2),
+        max_ms=round(float(a.max()), 2), mean_ms=round(float(a.mean()), 2),
+        mean_bytes=round(float(np.mean(sizes))), problems=problems[:5],
+        passed=None if q.goal_ms is None else (p95 <= q.goal_ms and ok == len(times)))
+
+
+# ---- ingest ---------------------------------------------------------------------------
+
+@dataclass
+class IngestTiming:
+    documents: int
+    results_per_document: int
+    document_bytes: int
+    results_stored: int
+    seconds: float
+    results_per_s: float
+    p50_ms: float
+    p95_ms: float
+    duplicate_ms: float
+    duplicate_ok: bool
+    goal_results_per_s: float
+    passed: bool
+    problems: list[str]
+
+
+def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_docs: int,
+                seed: int) -> IngestTiming:
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    nonce = f"{seed}:{time.time_ns()}"
+    bodies = []
+    for i in range(n_docs):
+        sha = hashlib.sha1(f"bench-ingest:{nonce}:{i}".encode()).hexdigest()
+        doc = harness_document(world, len(cat.shas) + i, i % world.machines, sha)
+        bodies.append(json.dumps(doc).encode())
+    times: list[float] = []
+    problems: list[str] = []
+    stored = 0
+    t_all = time.perf_counter()
+    for body in bodies:
+        t0 = time.perf_counter()
+        resp = client.post(API + "/results", content=body, headers=headers)
+        times.append((time.perf_counter() - t0) * 1000)
+        if resp.status_code != 201:
+            problems.append(f"{resp.status_code}: {resp.text[:300]}")
+            continue
+        stored += int(resp.json()["results"])
+    seconds = time.perf_counter() - t_all
+    t0 = time.perf_counter()
+    again = client.post(API + "/results", content=bodies[0], headers=headers)
+    dup_ms = (time.perf_counter() - t0) * 1000
+    dup_ok = again.status_code == 200 and again.json().get("duplicate") is True
+    if not dup_ok:
+        problems.append(f"duplicate: {again.status_code} {again.text[:300]}")
+    a = np.array(times)
+    rate = stored / seconds if seconds else 0.0
+    return IngestTiming(
+        documents=n_docs, results_per_document=world.pairs,
+        document_bytes=round(float(np.mean([len(b) for b in bodies]))),
+        results_stored=stored, seconds=round(seconds, 3), results_per_s=round(rate),
+        p50_ms=round(float(np.percentile(a, 50)), 1), p95_ms=round(float(np.percentile(a, 95)), 1),
+        duplicate_ms=round(dup_ms, 1), duplicate_ok=dup_ok, goal_results_per_s=20_000,
+        passed=rate >= 20_000 and not problems, problems=problems[:5])
+
+
+# ---- report -----------------------------------------------------------------------------
+
+def _uptime() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def table(timings: list[Timing], ingest: IngestTiming | None) -> str:
+    lines = [f"{'query':42} {'ok':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
+             f"{'goal':>6} {'':4}",
+             "-" * 92]
+    for t in timings:
+        goal = f"{t.goal_ms:.0f}" if t.goal_ms else "-"
+        verdict = "" if t.passed is None else ("PASS" if t.passed else "MISS")
+        lines.append(f"{t.name:42} {t.ok:>4}/{t.requests:<4} {t.p50_ms:8.1f} {t.p95_ms:8.1f} "
+                     f"{t.max_ms:8.1f} {goal:>6} {verdict:4}")
+    if ingest is not None:
+        lines.append("-" * 92)
+        lines.append(
+            f"ingest: {ingest.documents} documents x {ingest.results_per_document} results "
+            f"({ingest.document_bytes / 1e6:.2f} MB each): {ingest.results_per_s:,.0f} "
+            f"results/s (p50 {ingest.p50_ms:.0f} ms/doc, goal 20,000/s) "
+            f"{'PASS' if ingest.passed else 'MISS'}; duplicate re-POST "
+            f"{'200 duplicate' if ingest.duplicate_ok else 'WRONG'} in "
+            f"{ingest.duplicate_ms:.0f} ms")
+    return "\n".join(lines)
+
+
+def measure(database: str, admin: str, requests: int, warmup: int, ingest_docs: int,
+            seed: int, only: list[str] | None = None, budget_s: float = math.inf,
+            progress: bool = False) -> dict[str, Any]:
+    url = database_url(admin, database)
+    cat = read_catalog(url)
+    if not cat.shas:
+        raise SystemExit(f"database {database!r} has no results: run bench.seed first")
+    world = World(commits=max(len(cat.shas), 1), machines=len(cat.machines),
+                  datasets=len(cat.datasets), configurations=len(cat.configurations),
+                  seed=seed)
+    report: dict[str, Any] = {
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "database": database, "host": platform.node(), "cpus": os.cpu_count(),
+        "uptime_before": _uptime(), "requests_per_query": requests, "warmup": warmup,
+        "budget_s_per_query": budget_s,
+        "sizes": database_sizes(url),
+    }
+    with tempfile.TemporaryDirectory(prefix="bb-bench-") as tmp, \
+            api_server(database_url(admin, database, driver=True), Path(tmp)) as server, \
+            httpx.Client(base_url=server.url, timeout=120) as client:
+        timings = []
+        for q in queries(cat):
+            if only and not any(o in q.name for o in only):
+                continue
+            timings.append(time_query(client, q, requests, warmup, seed, budget_s,
+                                      min(20, requests)))
+            if progress:
+                t = timings[-1]
+                typer.echo(f"  {t.name}: {t.ok}/{t.requests} ok, p50 {t.p50_ms} ms, "
+                           f"p95 {t.p95_ms} ms", err=True)
+        ingest = (time_ingest(client, server.token, cat, world, ingest_docs, seed)
+                  if ingest_docs > 0 else None)
+        server_log = server.log.read_text(errors="replace")[-2000:]
+    report["uptime_after"] = _uptime()
+    report["queries"] = [t.__dict__ for t in timings]
+    report["ingest"] = ingest.__dict__ if ingest else None
+    report["server_log_tail"] = server_log
+    report["table"] = table(timings, ingest)
+    return report
+
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command()
+def main(
+    database: str = typer.Option(..., help="A database made by bench.seed."),
+    admin_url: str = typer.Option(DEFAULT_ADMIN, envvar="BASKETBENCH_TEST_PG_ADMIN"),
+    requests: int = typer.Option(200, min=1, help="Timed requests per query."),
+    warmup: int = typer.Option(5, min=0, help="Untimed requests per query first."),
+    ingest_docs: int = typer.Option(10, min=0, help="Documents POSTed for the ingest rate."),
+    seed: int = typer.Option(1, help="The seed bench.seed used (machine fingerprints)."),
+    only: list[str] = typer.Option([], help="Only queries whose name contains this."),
+    budget_s: float = typer.Option(120.0, help="Seconds per query after which it stops "
+                                   "(after at least 20 requests)."),
+    quiet: bool = typer.Option(False, help="No progress lines."),
+    out: Path | None = typer.Option(None, help="Write the full report as JSON here."),
+) -> None:
+    report = measure(database, admin_url, requests, warmup, ingest_docs, seed, only or None,
+                     budget_s, progress=not quiet)
+    typer.echo(report["table"])
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2, default=str) + "\n")
+        typer.echo(f"report: {out}")
+    bad = [q for q in report["queries"] if q["ok"] != q["requests"]]
+    if report["ingest"] and report["ingest"]["problems"]:
+        bad.append(report["ingest"])
+    if bad:
+        typer.echo(f"error: {len(bad)} measurements had wrong answers", err=True)
+        raise typer.Exit(1)
+
+
+if __name__ == "__main__":
+    app()

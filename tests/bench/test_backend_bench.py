@@ -1,0 +1,103 @@
+"""The backend benchmark (bench/seed.py + bench/measure.py) at a tiny scale: it seeds a
+fresh database through the real migrations, serves it with `basketbench serve`, and
+every query and ingest answers correctly; the numbers it reports are sane."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+COMMITS, MACHINES, DATASETS, CONFIGURATIONS = 30, 2, 2, 5  # 30: one merge
+PAIRS = DATASETS * CONFIGURATIONS
+
+
+def _db_url(admin: str, name: str) -> str:
+    return admin.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def bench_database(pg_admin_url: str) -> Iterator[str]:
+    name = "bbtest_bench_" + uuid.uuid4().hex[:12]
+    yield name
+    with psycopg.connect(pg_admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _run(args: list[str], pg_admin_url: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BASKETBENCH_")}
+    env["BASKETBENCH_TEST_PG_ADMIN"] = pg_admin_url
+    return subprocess.run([sys.executable, "-m", *args], cwd=REPO_ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.integration
+def test_seed_and_measure_tiny_scale(bench_database: str, pg_admin_url: str,
+                                     tmp_path: Path) -> None:
+    seeded = _run(["bench.seed", "--database", bench_database, "--commits", str(COMMITS),
+                   "--machines", str(MACHINES), "--datasets", str(DATASETS),
+                   "--configurations", str(CONFIGURATIONS), "--quiet",
+                   "--report", str(tmp_path / "seed.json")], pg_admin_url)
+    assert seeded.returncode == 0, seeded.stderr
+    seed = json.loads((tmp_path / "seed.json").read_text())
+    assert seed["results"] == COMMITS * MACHINES * PAIRS == 600
+    assert seed["rows_per_s_copy"] > 0
+    # The rebuilt indexes are the ones the migration made.
+    assert set(seed["index_s"]) == {"ix_results_series", "ix_results_commit_machine",
+                                    "ix_results_run_id", "ix_results_document_id"}
+
+    with psycopg.connect(_db_url(pg_admin_url, bench_database)) as conn:
+        assert conn.execute("SELECT count(*) FROM results").fetchone() == (600,)
+        assert conn.execute("SELECT count(*) FROM runs").fetchone() == (COMMITS * MACHINES,)
+        # git order: a merge sits after both of its parents.
+        orders: dict[str, int] = dict(conn.execute('SELECT sha, "order" FROM commits').fetchall())
+        graph = conn.execute('SELECT parents, "order" FROM commits').fetchall()
+        merges = [(parents, order) for parents, order in graph if len(parents) == 2]
+        assert merges
+        for parents, order in graph:
+            assert order == 1 + max((orders[p] for p in parents), default=-1)
+
+    requests, docs = 3, 2
+    measured = _run(["bench.measure", "--database", bench_database, "--requests",
+                     str(requests), "--warmup", "0", "--ingest-docs", str(docs),
+                     "--out", str(tmp_path / "measure.json")], pg_admin_url)
+    assert measured.returncode == 0, measured.stdout + measured.stderr
+    report = json.loads((tmp_path / "measure.json").read_text())
+    names = [q["name"] for q in report["queries"]]
+    for expected in ("history", "tradeoff", "compare 2 commits", "compare 2 machines",
+                     "configurations (filtered)", "configurations/dimensions",
+                     "configurations/latest", "commits", "runs", "results"):
+        assert any(n.startswith(expected) for n in names), expected
+    for q in report["queries"]:
+        # every answer was 200 with the expected number of points / rows
+        assert q["ok"] == q["requests"] == requests, q
+        assert 0 < q["p50_ms"] <= q["p95_ms"] <= q["max_ms"] < 60_000, q
+        assert q["mean_bytes"] > 0
+    ingest = report["ingest"]
+    assert ingest["problems"] == []
+    assert ingest["results_stored"] == docs * PAIRS
+    assert ingest["duplicate_ok"] is True
+    assert ingest["results_per_s"] > 0 and ingest["document_bytes"] > 1000
+    assert report["sizes"]["row_counts"]["results"] == 600
+    assert "results" in measured.stdout and "ingest:" in measured.stdout
+
+    with psycopg.connect(_db_url(pg_admin_url, bench_database)) as conn:
+        assert conn.execute("SELECT count(*) FROM results").fetchone() == (600 + docs * PAIRS,)
+        # ingest reused the seeded machines and configurations (same fingerprints)
+        assert conn.execute("SELECT count(*) FROM machines").fetchone() == (MACHINES,)
+        assert conn.execute("SELECT count(*) FROM configurations").fetchone() == (
+            CONFIGURATIONS,)
+
+
+def test_seed_rejects_bad_scale(pg_admin_url: str) -> None:
+    bad = _run(["bench.seed", "--machines", "7", "--quiet"], pg_admin_url)
+    assert bad.returncode == 2
+    assert "machines must be 1..3" in bad.stderr
