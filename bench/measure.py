@@ -58,6 +58,43 @@ class Server:
     url: str
     token: str
     log: Path
+    pid: int
+
+
+class CpuMeter:
+    """CPU seconds used by the API process and by the PostgreSQL backends serving this
+    database, from /proc (Linux). On a machine shared with other work, CPU time per
+    request is a steadier figure than wall time: it is what the request costs, not
+    how long it queued for a core."""
+
+    def __init__(self, url: str, database: str, server_pid: int) -> None:
+        self.conn = psycopg.connect(url, autocommit=True)
+        self.database = database
+        self.server_pid = server_pid
+        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def _cpu(self, pid: int) -> float:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / self.tick  # utime + stime
+
+    def snapshot(self) -> tuple[float, dict[int, float]]:
+        pids = [r[0] for r in self.conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (self.database,))]
+        return self._cpu(self.server_pid), {pid: self._cpu(pid) for pid in pids}
+
+    @staticmethod
+    def delta(before: tuple[float, dict[int, float]],
+              after: tuple[float, dict[int, float]]) -> tuple[float, float]:
+        api = after[0] - before[0]
+        db = sum(cpu - before[1].get(pid, 0.0) for pid, cpu in after[1].items())
+        return api, db
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 def _free_port() -> int:
@@ -99,7 +136,7 @@ def api_server(db_url: str, workdir: Path) -> Iterator[Server]:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"basketbench serve did not start:\n{log.read_text()}")
             time.sleep(0.2)
-        yield Server(url=url, token=token, log=log)
+        yield Server(url=url, token=token, log=log, pid=proc.pid)
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -329,12 +366,15 @@ class Timing:
     max_ms: float
     mean_ms: float
     mean_bytes: float
+    api_cpu_ms: float | None
+    db_cpu_ms: float | None
     passed: bool | None
     problems: list[str]
 
 
 def time_query(client: httpx.Client, q: Query, n: int, warmup: int, seed: int,
-               budget_s: float = math.inf, min_requests: int = 20) -> Timing:
+               budget_s: float = math.inf, min_requests: int = 20,
+               meter: CpuMeter | None = None) -> Timing:
     """``n`` timed requests, or fewer (at least ``min_requests``) once ``budget_s``
     seconds are spent: a multi-second query must not hold the run for an hour."""
     r = random.Random(f"{seed}:{q.name}")
@@ -343,9 +383,12 @@ def time_query(client: httpx.Client, q: Query, n: int, warmup: int, seed: int,
     problems: list[str] = []
     ok = 0
     started = time.perf_counter()
+    cpu_before = None
     for i in range(warmup + n):
         if (i - warmup >= min_requests and time.perf_counter() - started > budget_s):
             break
+        if i == warmup and meter is not None:
+            cpu_before = meter.snapshot()
         path, params, check = q.make(r)
         t0 = time.perf_counter()
         resp = client.get(API + path, params=params)
@@ -366,13 +409,18 @@ def time_query(client: httpx.Client, q: Query, n: int, warmup: int, seed: int,
             problems.append(f"{path} {params}: {problem}")
         else:
             ok += 1
+    api_cpu = db_cpu = None
+    if meter is not None and cpu_before is not None:
+        api_s, db_s = CpuMeter.delta(cpu_before, meter.snapshot())
+        api_cpu, db_cpu = round(api_s * 1000 / len(times), 2), round(db_s * 1000 / len(times), 2)
     a = np.array(times)
     p95 = float(np.percentile(a, 95))
     return Timing(
         name=q.name, goal_ms=q.goal_ms, requests=len(times), ok=ok,
         p50_ms=round(float(np.percentile(a, 50)), 2), p95_ms=round(p95, 2),
         max_ms=round(float(a.max()), 2), mean_ms=round(float(a.mean()), 2),
-        mean_bytes=round(float(np.mean(sizes))), problems=problems[:5],
+        mean_bytes=round(float(np.mean(sizes))), api_cpu_ms=api_cpu, db_cpu_ms=db_cpu,
+        problems=problems[:5],
         passed=None if q.goal_ms is None else (p95 <= q.goal_ms and ok == len(times)))
 
 
@@ -393,10 +441,12 @@ class IngestTiming:
     goal_results_per_s: float
     passed: bool
     problems: list[str]
+    api_cpu_ms_per_doc: float | None = None
+    db_cpu_ms_per_doc: float | None = None
 
 
 def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_docs: int,
-                seed: int) -> IngestTiming:
+                seed: int, meter: CpuMeter | None = None) -> IngestTiming:
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     nonce = f"{seed}:{time.time_ns()}"
     bodies = []
@@ -407,6 +457,7 @@ def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_
     times: list[float] = []
     problems: list[str] = []
     stored = 0
+    cpu_before = meter.snapshot() if meter is not None else None
     t_all = time.perf_counter()
     for body in bodies:
         t0 = time.perf_counter()
@@ -417,6 +468,10 @@ def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_
             continue
         stored += int(resp.json()["results"])
     seconds = time.perf_counter() - t_all
+    api_cpu = db_cpu = None
+    if meter is not None and cpu_before is not None:
+        api_s, db_s = CpuMeter.delta(cpu_before, meter.snapshot())
+        api_cpu, db_cpu = round(api_s * 1000 / n_docs, 1), round(db_s * 1000 / n_docs, 1)
     t0 = time.perf_counter()
     again = client.post(API + "/results", content=bodies[0], headers=headers)
     dup_ms = (time.perf_counter() - t0) * 1000
@@ -431,7 +486,8 @@ def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_
         results_stored=stored, seconds=round(seconds, 3), results_per_s=round(rate),
         p50_ms=round(float(np.percentile(a, 50)), 1), p95_ms=round(float(np.percentile(a, 95)), 1),
         duplicate_ms=round(dup_ms, 1), duplicate_ok=dup_ok, goal_results_per_s=20_000,
-        passed=rate >= 20_000 and not problems, problems=problems[:5])
+        passed=rate >= 20_000 and not problems, problems=problems[:5],
+        api_cpu_ms_per_doc=api_cpu, db_cpu_ms_per_doc=db_cpu)
 
 
 # ---- report -----------------------------------------------------------------------------
@@ -445,22 +501,25 @@ def _uptime() -> str:
 
 def table(timings: list[Timing], ingest: IngestTiming | None) -> str:
     lines = [f"{'query':42} {'ok':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
-             f"{'goal':>6} {'':4}",
-             "-" * 92]
+             f"{'goal':>6} {'':4} {'cpu api':>8} {'cpu db':>7}",
+             "-" * 110]
     for t in timings:
         goal = f"{t.goal_ms:.0f}" if t.goal_ms else "-"
         verdict = "" if t.passed is None else ("PASS" if t.passed else "MISS")
+        cpu = (f"{t.api_cpu_ms:8.1f} {t.db_cpu_ms:7.1f}" if t.api_cpu_ms is not None
+               and t.db_cpu_ms is not None else "")
         lines.append(f"{t.name:42} {t.ok:>4}/{t.requests:<4} {t.p50_ms:8.1f} {t.p95_ms:8.1f} "
-                     f"{t.max_ms:8.1f} {goal:>6} {verdict:4}")
+                     f"{t.max_ms:8.1f} {goal:>6} {verdict:4} {cpu}")
     if ingest is not None:
-        lines.append("-" * 92)
+        lines.append("-" * 110)
         lines.append(
             f"ingest: {ingest.documents} documents x {ingest.results_per_document} results "
             f"({ingest.document_bytes / 1e6:.2f} MB each): {ingest.results_per_s:,.0f} "
             f"results/s (p50 {ingest.p50_ms:.0f} ms/doc, goal 20,000/s) "
             f"{'PASS' if ingest.passed else 'MISS'}; duplicate re-POST "
             f"{'200 duplicate' if ingest.duplicate_ok else 'WRONG'} in "
-            f"{ingest.duplicate_ms:.0f} ms")
+            f"{ingest.duplicate_ms:.0f} ms; cpu per document: api "
+            f"{ingest.api_cpu_ms_per_doc} ms, db {ingest.db_cpu_ms_per_doc} ms")
     return "\n".join(lines)
 
 
@@ -484,18 +543,21 @@ def measure(database: str, admin: str, requests: int, warmup: int, ingest_docs: 
     with tempfile.TemporaryDirectory(prefix="bb-bench-") as tmp, \
             api_server(database_url(admin, database, driver=True), Path(tmp)) as server, \
             httpx.Client(base_url=server.url, timeout=120) as client:
+        meter = CpuMeter(url, database, server.pid)
         timings = []
         for q in queries(cat):
             if only and not any(o in q.name for o in only):
                 continue
             timings.append(time_query(client, q, requests, warmup, seed, budget_s,
-                                      min(20, requests)))
+                                      min(20, requests), meter))
             if progress:
                 t = timings[-1]
                 typer.echo(f"  {t.name}: {t.ok}/{t.requests} ok, p50 {t.p50_ms} ms, "
-                           f"p95 {t.p95_ms} ms", err=True)
-        ingest = (time_ingest(client, server.token, cat, world, ingest_docs, seed)
+                           f"p95 {t.p95_ms} ms, cpu api {t.api_cpu_ms} db {t.db_cpu_ms} ms",
+                           err=True)
+        ingest = (time_ingest(client, server.token, cat, world, ingest_docs, seed, meter)
                   if ingest_docs > 0 else None)
+        meter.close()
         server_log = server.log.read_text(errors="replace")[-2000:]
     report["uptime_after"] = _uptime()
     report["queries"] = [t.__dict__ for t in timings]

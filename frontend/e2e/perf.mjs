@@ -39,6 +39,9 @@ async function measure(browser, url, plotId) {
       longTasks: window.__longTasks.length,
       points: Number(plot?.getAttribute('data-points') ?? 0),
       transferKB: performance.getEntriesByType('resource').reduce((a, e) => a + (e.transferSize || 0), 0) / 1024,
+      // when the page's main data and Plotly's chunk had arrived (ms since navigation)
+      dataMs: Math.max(0, ...performance.getEntriesByType('resource').filter((e) => /\/api\/v1\/(tradeoff|history)/.test(e.name)).map((e) => e.responseEnd)),
+      plotlyMs: Math.max(0, ...performance.getEntriesByType('resource').filter((e) => /plotly-.*\.js/.test(e.name)).map((e) => e.responseEnd)),
     };
   }, plotId);
   await context.close();
@@ -48,6 +51,8 @@ async function measure(browser, url, plotId) {
     taskMs: metrics.TaskDuration * 1000,
     scriptMs: metrics.ScriptDuration * 1000,
     layoutMs: (metrics.LayoutDuration + metrics.RecalcStyleDuration) * 1000,
+    // CPU time of the renderer's main thread: robust to other processes competing for the cores
+    cpuMs: metrics.ThreadTime * 1000,
     errors,
   };
 }
@@ -91,8 +96,8 @@ try {
     console.log(`GET /history max_points=${max}: median ${fmt(median(times))} ms (${times.map(fmt).join(', ')})`);
   }
   browser = await launchChromium();
-  console.log('\n| page | points | first plot (median) | runs | main-thread busy (CDP TaskDuration) | script | layout+style | long tasks | transfer |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('\n| page | points | first plot (median) | runs | main-thread busy (CDP TaskDuration) | main-thread CPU (CDP ThreadTime) | script | layout+style | long tasks | data arrived | Plotly arrived | transfer |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [name, path, id] of pages) {
     await measure(browser, backend.base + path, id); // warm the server side once (DB caches)
     const runs = [];
@@ -100,8 +105,9 @@ try {
     const errs = runs.flatMap((r) => r.errors);
     console.log(
       `| ${name} | ${runs[0].points} | ${fmt(median(runs.map((r) => r.firstPlotMs)))} ms | ${runs.map((r) => fmt(r.firstPlotMs)).join(', ')} | ` +
-        `${fmt(median(runs.map((r) => r.taskMs)))} ms | ${fmt(median(runs.map((r) => r.scriptMs)))} ms | ${fmt(median(runs.map((r) => r.layoutMs)))} ms | ` +
-        `${median(runs.map((r) => r.longTasks))} (${fmt(median(runs.map((r) => r.longTasksMs)))} ms) | ${fmt(median(runs.map((r) => r.transferKB)))} kB |` +
+        `${fmt(median(runs.map((r) => r.taskMs)))} ms | ${fmt(median(runs.map((r) => r.cpuMs)))} ms | ${fmt(median(runs.map((r) => r.scriptMs)))} ms | ${fmt(median(runs.map((r) => r.layoutMs)))} ms | ` +
+        `${median(runs.map((r) => r.longTasks))} (${fmt(median(runs.map((r) => r.longTasksMs)))} ms) | ` +
+        `${fmt(median(runs.map((r) => r.dataMs)))} ms | ${fmt(median(runs.map((r) => r.plotlyMs)))} ms | ${fmt(median(runs.map((r) => r.transferKB)))} kB |` +
         (errs.length ? ` errors: ${errs.join('; ')}` : ''),
     );
   }

@@ -209,3 +209,18 @@ def test_gbench_rejects_documents_it_cannot_map(client, auth, session):
                     headers=auth)
     assert r.status_code == 422
     assert count(session, Result) == 0
+
+
+def test_failed_results_and_awkward_text_survive_the_bulk_copy(client, auth):
+    doc = document()
+    failed = doc["results"][1]
+    message = 'round trip mismatch at byte 17\tbasket "b\\7"\nsecond line \u00e9'
+    failed.update({"compress_mbps": None, "decompress_mbps": None, "roundtrip_ok": False,
+                   "error": message})
+    r = client.post("/api/v1/results", json=doc, headers=auth)
+    assert r.status_code == 201, r.text
+    items = client.get("/api/v1/results?setting=404").json()["items"]
+    assert items[0]["error"] == message and items[0]["roundtrip_ok"] is False
+    assert items[0]["compress_mbps"] is None
+    ok = client.get("/api/v1/results?setting=505").json()["items"][0]
+    assert ok["compress_mbps"]["samples"] == doc["results"][2]["compress_mbps"]["samples"]

@@ -8,7 +8,7 @@ from alembic.runtime.migration import MigrationContext
 from basketbench.core import migrate
 from basketbench.core.config import Settings
 from basketbench.models import Base
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
 TABLES = {t.name for t in Base.metadata.sorted_tables}
 
@@ -43,6 +43,14 @@ def test_upgrade_downgrade_upgrade(db_url):
     assert _tables(db_url) == TABLES
     assert migrate.current(settings) is not None
     assert _diff(db_url) == [], "models and migrations differ: write a migration"
+    if db_url.startswith("postgresql"):
+        engine = create_engine(db_url)
+        with engine.connect() as conn:
+            indexdef = conn.execute(text(
+                "SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_results_series'")
+            ).scalar_one()
+        engine.dispose()
+        assert "INCLUDE (ratio" in indexdef  # history reads the index only
     migrate.downgrade(settings, "base")
     assert _tables(db_url) == set()
     assert migrate.current(settings) is None

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from basketbench_workers.pipeline import run_dir
 
 from .conftest import unique_tag
 from .gitrepo import commit_files, init_repo
@@ -56,7 +57,7 @@ def test_run_inline_uses_rootcompat_for_a_repository_without_root_layout(
     assert run_inline(run_id) == "done"
     run = httpx.get(f"{api.api}/runs/{run_id}", timeout=30).json()
     assert run["status"] == "succeeded" and run["result_count"] > 0, run["log_tail"]
-    log = (worker_dir / "runs" / str(run_id) / "run.log").read_text()
+    log = (run_dir(worker_dir, api.url, run_id) / "run.log").read_text()
     assert "build profile rootcompat" in log
     results = httpx.get(f"{api.api}/results", params={"run": run_id, "limit": 1000}).json()
     assert results["total"] == run["result_count"]

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from basketbench_workers.pipeline import run_dir
 
 from .conftest import (
     FINAL,
@@ -112,7 +113,7 @@ def test_webhook_runs_every_commit_with_cache_hit_and_regression(
     assert base["build_cache_hit"] is False
     assert docs["build_cache_hit"] is True
     assert docs["timings"]["build"] < 1.0, docs["timings"]
-    assert "build cache hit" in (worker_dir / "runs" / str(docs["id"]) / "run.log").read_text()
+    assert "build cache hit" in (run_dir(worker_dir, api.url, docs["id"]) / "run.log").read_text()
     assert slow["build_cache_hit"] is False  # core/lz4 changed
 
     # Same sizes everywhere (the regression is speed only), LZ4 decoding clearly slower.

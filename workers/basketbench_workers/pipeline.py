@@ -66,6 +66,12 @@ def _mirror_for(settings: WorkerSettings, run: dict[str, Any]) -> Mirror:
     return Mirror(source, settings.worker_dir / "mirrors" / f"{name}.git")
 
 
+def run_dir(worker_dir: Path, api_url: str, run_id: int) -> Path:
+    """Log and document of one run; run ids are per API, so the API is part of the path."""
+    api_key = hashlib.sha256(api_url.encode()).hexdigest()[:12]
+    return worker_dir / "runs" / api_key / str(run_id)
+
+
 def harness(settings: WorkerSettings) -> tuple[Path, str]:
     """The worker's frozen copy of the harness sources and their hash."""
     return harness_snapshot(settings.harness_source, settings.worker_dir / "harness-src")
@@ -120,7 +126,7 @@ def execute_run(
         )
         return "gave_up"
 
-    workdir = settings.worker_dir / "runs" / str(run_id)
+    workdir = run_dir(settings.worker_dir, settings.api_url, run_id)
     workdir.mkdir(parents=True, exist_ok=True)
     log_path = workdir / "run.log"
     with log_path.open("a") as fh:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -12,7 +13,9 @@ from basketbench.core.config import Settings
 
 def make_engine(settings: Settings) -> Engine:
     url = settings.sqlalchemy_url
-    kwargs: dict[str, Any] = {"future": True}
+    # orjson parses the JSON sample arrays several times faster than the stdlib.
+    kwargs: dict[str, Any] = {"future": True, "json_deserializer": orjson.loads,
+                              "json_serializer": _dumps}
     if url.startswith("sqlite"):
         path = url.removeprefix("sqlite:///")
         if path and path != ":memory:":
@@ -27,6 +30,10 @@ def make_engine(settings: Settings) -> Engine:
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

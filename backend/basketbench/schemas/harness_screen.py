@@ -10,10 +10,10 @@ schema's optional-but-typed properties exactly.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 NonNegInt = Annotated[StrictInt, Field(ge=0)]
 NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Float, cast, func, null, select
 from sqlalchemy.orm import Session
 
-from basketbench.models import Commit, Configuration, Dataset, Machine, Result
+from basketbench.models import Commit, Configuration, Machine, Result
 from basketbench.models.result import EXACT_METRICS, METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import (
     CompareOut,
@@ -25,6 +25,7 @@ from basketbench.schemas.analysis import (
     TradeoffOut,
     TradeoffPoint,
 )
+from basketbench.services import dimcache
 from basketbench.services.catalog import configuration_out, machine_ref, order_bounds
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import get_commit, get_configuration, get_dataset, get_machine
@@ -320,10 +321,8 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
     base = _side(session, cb.id, mb.id, ds_id, metrics)
     head = _side(session, ch.id, mh.id, ds_id, metrics)
     keys = sorted(base.keys() & head.keys())
-    confs = {c.id: c for c in session.scalars(
-        select(Configuration).where(Configuration.id.in_({k[1] for k in keys})))}
-    names = dict(session.execute(select(Dataset.id, Dataset.name).where(
-        Dataset.id.in_({k[0] for k in keys}))).all())
+    conf_outs = dimcache.configurations(session, {k[1] for k in keys})
+    names = dimcache.dataset_names(session, {k[0] for k in keys})
     # Speed rows whose effect passes the minimum are tested together, in one batch.
     tests: list[tuple[tuple[int, int], str]] = []
     for key in keys:
@@ -342,7 +341,6 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
     pvalue = dict(zip(tests, mann_whitney_batch(pairs), strict=True))
 
     rows: list[CompareRow] = []
-    conf_outs = {cid: configuration_out(conf) for cid, conf in confs.items()}
     for key in keys:
         b, h = base[key], head[key]
         for met in metrics:

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 
 export interface Option {
   value: string;
@@ -122,5 +122,54 @@ export function ProgressBar({ value, label }: { value: number; label?: string })
       <div className="progress-fill" style={{ width: `${pct}%` }} />
       <span className="progress-text">{pct} %</span>
     </div>
+  );
+}
+
+/**
+ * Text input applied on Enter or blur, not on every keystroke: for shas and
+ * other values where a half-typed one would be a bad API request.
+ */
+export function DeferredTextField({
+  label,
+  value,
+  onCommit,
+  name,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onCommit: (v: string) => void;
+  name: string;
+  placeholder?: string;
+}) {
+  const [draft, setDraft] = useState(value);
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    // the URL changed under us (back button, another control): show the new value
+    setShown(value);
+    setDraft(value);
+  }
+  const commit = () => {
+    const v = draft.trim();
+    if (v !== value) onCommit(v);
+  };
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        name={name}
+        type="text"
+        value={draft}
+        placeholder={placeholder}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            commit();
+          }
+        }}
+      />
+    </label>
   );
 }

@@ -4,7 +4,7 @@ import { useCommit } from '@/api/get-commit';
 import { useCommits, latestCommit } from '@/api/get-commits';
 import { useDimensions } from '@/api/get-dimensions';
 import { DataTable, type Column } from '@/components/ui/data-table';
-import { CheckField, PageHeader, SelectField, TextField } from '@/components/ui/field';
+import { CheckField, DeferredTextField, PageHeader, SelectField } from '@/components/ui/field';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
 import { downloadText, toCsv } from '@/lib/csv';
 import { fmtNumber, fmtPct, METRIC_LABELS, shortSha } from '@/lib/format';
@@ -130,7 +130,7 @@ export function ComparePage() {
         <SelectField name="dataset" label="Dataset" value={state.dataset} allowEmpty="all" options={d.datasets.map((v) => ({ value: v }))} onChange={(v) => set({ dataset: v })} />
         <SelectField name="metric" label="Metric" value={state.metric} allowEmpty="all"
           options={Object.entries(METRIC_LABELS).map(([value, label]) => ({ value, label }))} onChange={(v) => set({ metric: v })} />
-        <TextField name="setting" label="Setting" value={state.setting} placeholder="e.g. 505" onChange={(v) => set({ setting: v.trim() }, { replace: true })} />
+        <DeferredTextField name="setting" label="Setting" value={state.setting} placeholder="e.g. 505" onCommit={(v) => set({ setting: v })} />
         <CheckField name="only" label="significant only" checked={state.only} onChange={(v) => set({ only: v })} />
       </form>
       {compare.fetchStatus === 'idle' && compare.isPending && <EmptyState>Choose a base and a head to compare.</EmptyState>}

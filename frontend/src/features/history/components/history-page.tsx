@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
-import { PageHeader, SelectField, TextField } from '@/components/ui/field';
+import { DeferredTextField, PageHeader, SelectField } from '@/components/ui/field';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
 import { METRIC_LABELS, settingLabel } from '@/lib/format';
 import { cleanList, useUrlState } from '@/lib/url-state';
@@ -103,8 +103,8 @@ export function HistoryPage() {
         <SelectField name="basket" label="Basket size" value={String(state.basket)} options={d.basket_sizes.map((v) => ({ value: String(v) }))} onChange={(v) => set({ basket: Number(v) })} />
         <SelectField name="threads" label="Threads" value={String(state.threads)} options={d.threads.map((v) => ({ value: String(v) }))} onChange={(v) => set({ threads: Number(v) })} />
         <SelectField name="mode" label="Mode" value={state.mode} options={d.modes.map((v) => ({ value: v }))} onChange={(v) => set({ mode: v })} />
-        <TextField name="from" label="From commit" value={state.from} placeholder="sha" onChange={(v) => set({ from: v.trim() }, { replace: true })} />
-        <TextField name="to" label="To commit" value={state.to} placeholder="sha" onChange={(v) => set({ to: v.trim() }, { replace: true })} />
+        <DeferredTextField name="from" label="From commit" value={state.from} placeholder="sha (Enter)" onCommit={(v) => set({ from: v })} />
+        <DeferredTextField name="to" label="To commit" value={state.to} placeholder="sha (Enter)" onCommit={(v) => set({ to: v })} />
         <SelectField name="max" label="Max points" value={String(state.max)}
           options={[500, 1000, 2000, 5000, 10000].map((v) => ({ value: String(v) }))} onChange={(v) => set({ max: Number(v) })} />
       </form>

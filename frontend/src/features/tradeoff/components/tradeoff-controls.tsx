@@ -1,4 +1,4 @@
-import { CheckField, MultiSelectField, SelectField, TextField } from '@/components/ui/field';
+import { CheckField, DeferredTextField, MultiSelectField, SelectField } from '@/components/ui/field';
 import { fmtDate, settingLabel, shortSha } from '@/lib/format';
 import type { StateOf } from '@/lib/url-state';
 import type { DimensionsView } from '@/api/get-dimensions';
@@ -71,7 +71,7 @@ export function TradeoffControls({
         options={opts(dims.machines)}
         onChange={(v) => set({ base_machine: v, base_commit: '' })}
       />
-      <TextField name="commit_sha" label="…or commit sha" value="" placeholder="paste a sha" onChange={(v) => v.length >= 7 && set({ commit: v.trim() })} />
+      <DeferredTextField name="commit_sha" label="…or commit sha (Enter)" value={state.commit} placeholder="paste a sha" onCommit={(v) => v && set({ commit: v })} />
     </form>
   );
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { PlotPoint } from './relative';
+import { buildTraces } from './traces';
+
+function p(setting: number, ratio: number, compress: number | null): PlotPoint {
+  return {
+    setting, algorithm: Math.floor(setting / 100), level: setting % 100, codec: 'x', ratio, compressedBytes: 100,
+    compress, compressMin: compress, compressMax: compress, decompress: 1000, decompressMin: 1000, decompressMax: 1000,
+  };
+}
+
+describe('buildTraces', () => {
+  const now = [p(101, 3, 100), p(109, 3.5, 10), p(505, 4, 150), p(404, 2.5, null), p(401, 2, 700)];
+  it('draws one trace per algorithm with every point that has a speed, plus the Pareto line', () => {
+    const { data, count, annotations } = buildTraces([{ machine: 'm', points: now }], [], 'compress', false);
+    expect(count).toBe(4); // 404 failed: no speed, not plotted
+    const names = data.map((t) => t.name);
+    expect(names).toEqual(['ZLIB', 'LZ4', 'ZSTD', 'Pareto frontier']);
+    const front = data[3] as { x: number[]; y: number[] };
+    expect(front.x).toEqual([2, 4]); // LZ4-1 (fast) and ZSTD-5 (dense) dominate both ZLIB points
+    expect(front.y).toEqual([700, 150]);
+    expect(annotations).toEqual([]);
+  });
+  it('adds ghost baseline points and one arrow per moved setting, in log10 for the log axis', () => {
+    const old = [p(101, 3, 130), p(109, 3.5, 10), p(505, 4, 150), p(401, 2, 700)];
+    const { data, annotations } = buildTraces([{ machine: 'm', points: now }], [{ machine: 'm', points: old }], 'compress', false);
+    expect(data.some((t) => t.name === 'baseline · m')).toBe(true);
+    expect(annotations).toHaveLength(1); // only ZLIB-1 moved
+    expect(annotations[0]?.ay).toBeCloseTo(Math.log10(130));
+    expect(annotations[0]?.y).toBeCloseTo(Math.log10(100));
+  });
+});
