@@ -210,6 +210,9 @@ int cmd_bench(Args &a)
       datasets.push_back(read_corpus(p)); // CorpusError -> exit 2
    for (const auto &n : synthetic)
       datasets.push_back(make_synthetic(n));
+   for (const auto &d : datasets)
+      if (dataset_bytes(d) == 0)
+         throw UsageError("dataset '" + d.name + "' has no basket data to measure");
 
    RunDocument doc;
    doc.machine = machine_fingerprint();

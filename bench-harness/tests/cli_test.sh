@@ -78,6 +78,15 @@ expect_rc 2 "$RZ" bench --corpus "$T/trunc.bbc"
 expect_rc 2 "$RZ" bench --corpus "$T/missing.bbc"
 grep -q 'bad corpus' "$T/rc_err.txt" || fail "missing-file message"
 
+python3 - "$T/empty.bbc" <<'PYEOF'
+import json, struct, sys
+h = json.dumps({"format": "basketbench-corpus", "format_version": 1, "name": "empty",
+                "payload_len": 0, "files": [], "baskets": []}).encode()
+open(sys.argv[1], "wb").write(b"BBCORPUS" + struct.pack("<IQ", 1, len(h)) + h)
+PYEOF
+expect_rc 2 "$RZ" bench --corpus "$T/empty.bbc"
+grep -q 'no basket data' "$T/rc_err.txt" || fail "empty corpus message"
+
 # verify on a corpus without ROOT-compressed baskets: nothing to decode, exit 0
 "$RZ" verify --corpus "$T/tfloat.bbc" --json "$T/verify.json" > /dev/null
 grep -q '"baskets": 0' "$T/verify.json" || fail "verify json"

@@ -52,38 +52,7 @@ async function waitHealthy(base, proc, timeoutMs = 60_000) {
   throw new Error(`backend did not become healthy within ${timeoutMs} ms`);
 }
 
-// Serves frontend/dist and forwards /api and /docs to the backend: only used when
-// BB_E2E_STATIC=node, to test the UI while `basketbench serve` cannot serve the dist.
-async function startStaticProxy(apiBase) {
-  const http = await import('node:http');
-  const fs = await import('node:fs');
-  const dist = path.join(FRONTEND, 'dist');
-  const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.png': 'image/png', '.svg': 'image/svg+xml' };
-  const server = http.createServer(async (req, res) => {
-    if (req.url.startsWith('/api/') || req.url.startsWith('/docs')) {
-      const chunks = [];
-      for await (const c of req) chunks.push(c);
-      const r = await fetch(apiBase + req.url, {
-        method: req.method,
-        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')),
-        body: chunks.length ? Buffer.concat(chunks) : undefined,
-      });
-      res.writeHead(r.status, Object.fromEntries([...r.headers].filter(([k]) => k !== 'content-encoding' && k !== 'content-length')));
-      res.end(Buffer.from(await r.arrayBuffer()));
-      return;
-    }
-    const file = path.join(dist, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const target = file.startsWith(dist) && fs.existsSync(file) && fs.statSync(file).isFile() ? file : path.join(dist, 'index.html');
-    res.writeHead(200, { 'content-type': types[path.extname(target)] ?? 'application/octet-stream' });
-    fs.createReadStream(target).pipe(res);
-  });
-  const port = await freePort();
-  await new Promise((r) => server.listen(port, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
-}
-
 export async function startBackend({ label = 'e2e', log = false } = {}) {
-  const viaNode = process.env.BB_E2E_STATIC === 'node';
   const db = `bb_fe_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bb-fe-'));
   const port = await freePort();
@@ -92,7 +61,7 @@ export async function startBackend({ label = 'e2e', log = false } = {}) {
   const env = {
     ...process.env,
     BASKETBENCH_DATABASE_URL: `postgresql://${PG.user}@${PG.host}:${PG.port}/${db}`,
-    BASKETBENCH_FRONTEND_DIST: viaNode ? path.join(dataDir, 'no-dist') : path.join(FRONTEND, 'dist'),
+    BASKETBENCH_FRONTEND_DIST: path.join(FRONTEND, 'dist'),
     BASKETBENCH_WEBHOOK_SECRET: secret,
     BASKETBENCH_DISPATCH: 'none',
     BASKETBENCH_DATA_DIR: dataDir,
@@ -100,9 +69,7 @@ export async function startBackend({ label = 'e2e', log = false } = {}) {
   };
   delete env.BASKETBENCH_BROKER_URL;
   let proc;
-  let proxy;
   const stop = async () => {
-    if (proxy) await proxy.close();
     if (proc && proc.exitCode === null) {
       proc.kill('SIGTERM');
       await new Promise((r) => {
@@ -132,11 +99,10 @@ export async function startBackend({ label = 'e2e', log = false } = {}) {
       env,
       stdio: ['ignore', log ? 'inherit' : 'ignore', 'inherit'],
     });
-    const apiBase = `http://127.0.0.1:${port}`;
-    await waitHealthy(apiBase, proc);
-    if (viaNode) proxy = await startStaticProxy(apiBase);
-    const base = proxy ? proxy.base : apiBase;
-    return { base, apiBase, token, secret, db, env, stop };
+    const base = `http://127.0.0.1:${port}`;
+    await waitHealthy(base, proc);
+    // One origin: the backend serves the API and the built dashboard.
+    return { base, apiBase: base, token, secret, db, env, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -127,6 +127,15 @@ async function main() {
       historyUrl = page.url();
       const declared = Number(await page.getAttribute('[data-plot="history-compress_mbps"]', 'data-points'));
       check(declared === 2 * data.commits.length, `history shows ${declared} points (2 series x ${data.commits.length} commits)`);
+      const traces = await page.evaluate(() => {
+        const gd = document.querySelector('[data-plot="history-compress_mbps"] .js-plotly-plot');
+        return gd._fullData.map((t) => ({ name: t.name, type: t.type, fill: t.fill, n: t.x.length, x: [...t.x] }));
+      });
+      const change = traces.find((t) => t.name.startsWith('changes · ZLIB-1'));
+      check(change !== undefined && change.n >= 1, `detected change marked on the ZLIB-1 series (${change?.n ?? 0} markers)`);
+      check(change?.x.includes(5), `the change is at the vanilla-zlib commit, git order 5 (at ${change?.x.join(', ')})`);
+      check(traces.some((t) => t.fill === 'tonexty'), 'sample spread drawn as a band');
+      check(traces.filter((t) => !t.name.startsWith('changes')).every((t) => t.type === 'scattergl'), 'history traces use WebGL (scattergl)');
       await page.screenshot({ path: path.join(SHOTS, 'history.png'), fullPage: true });
       // Click the point of the vanilla-zlib commit (index 5) of the first series.
       const target = data.commits[5];
@@ -193,6 +202,13 @@ async function main() {
       await page.waitForSelector('form[aria-label="trigger a run"] [role="status"]', { timeout: 10_000 });
       check((await page.locator('form[aria-label="trigger a run"] [role="status"]').textContent())?.includes('Queued'), 'trigger with a token queues runs');
       check((await page.evaluate(() => localStorage.getItem('basketbench.token'))) === null, 'token not stored without "remember"');
+      await page.locator('input[name="remember"]').check();
+      await page.locator('form[aria-label="trigger a run"] button[type="submit"]').click();
+      await page.waitForFunction(() => localStorage.getItem('basketbench.token') !== null, null, { timeout: 10_000 });
+      const stored = await page.evaluate(() => localStorage.getItem('basketbench.token'));
+      check(stored === backend.token, 'token stored when "remember" is ticked');
+      await page.locator('input[name="remember"]').uncheck();
+      check((await page.evaluate(() => localStorage.getItem('basketbench.token'))) === null, 'unticking "remember" removes the stored token');
       await page.screenshot({ path: path.join(SHOTS, 'runs.png'), fullPage: true });
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
@@ -218,6 +234,7 @@ async function main() {
       await page.waitForSelector('[data-testid="configurations-table"]', { timeout: 30_000 });
       const rows = await page.locator('[data-testid="configurations-table"] tbody tr').count();
       check(rows === data.settings.length, `${rows} configurations for one machine and dataset (expected ${data.settings.length})`);
+      await page.screenshot({ path: path.join(SHOTS, 'configurations.png'), fullPage: true });
       await page.selectOption('select[name="setting"]', '505');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="configurations-table"] tbody tr').length === 1);
       check(new URL(page.url()).searchParams.get('setting') === '505', 'filter kept in the URL');
@@ -226,7 +243,6 @@ async function main() {
       const body = await csv.text();
       check(csv.ok && (csv.headers.get('content-type') ?? '').includes('csv'), `CSV export answers text/csv (${csv.status})`);
       check(body.split(/\r?\n/).filter(Boolean).length === 2, 'CSV export has header + the one filtered row');
-      await page.screenshot({ path: path.join(SHOTS, 'configurations.png'), fullPage: true });
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });

@@ -112,6 +112,12 @@ def test_commit_and_machine_from_query_parameters(client, auth, session):
     assert r.json()["commit"] == "b" * 40
 
 
+def test_unknown_short_sha_is_422(client, auth, session):
+    r = client.post("/api/v1/results", json=document(commit="abc1234"), headers=auth)
+    assert r.status_code == 422 and "40-character" in r.json()["error"]["message"]
+    assert count(session, ResultDocument) == 0
+
+
 def test_missing_commit_is_422_and_stores_nothing(client, auth, session):
     r = client.post("/api/v1/results", json=document(commit=None), headers=auth)
     assert r.status_code == 422

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import secrets
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,21 +14,11 @@ from sqlalchemy import create_engine, text
 
 from .support import REPO, VENV_BIN
 
-ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-
 
 @pytest.fixture
-def database() -> Iterator[str]:
-    name = "bb_deploy_" + secrets.token_hex(6)
-    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+def database(pg_url: str) -> str:
+    """A fresh, empty PostgreSQL database (tests/conftest.py), as the container sees it."""
+    return pg_url
 
 
 @pytest.fixture

@@ -8,8 +8,10 @@ demo must reuse them instead of measuring again.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -99,6 +101,10 @@ def api(demo_home: Path, first_demo: subprocess.CompletedProcess[str]) -> Iterat
         log.close()
 
 
+FRONTEND = REPO / "frontend"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
 def _get(client: httpx.Client, path: str, **params: Any) -> Any:
     response = client.get(path, params=params)
     assert response.status_code == 200, response.text
@@ -179,3 +185,33 @@ def test_a_busy_port_stops_with_a_message(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"port {port} on 127.0.0.1 is in use" in done.stderr
     assert "--port" in done.stderr
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (FRONTEND / "dist" / "index.html").is_file()
+    or not (FRONTEND / "node_modules" / "playwright-core").is_dir()
+    or shutil.which("node") is None
+    or not Path(CHROMIUM).exists(),
+    reason="needs the built dashboard, frontend/node_modules and Chromium (make setup)",
+)
+def test_the_dashboard_plots_the_demo_results(api: httpx.Client, demo_home: Path) -> None:
+    """The landing page, opened in Chromium, draws the demo's trade-off: one point per
+    measured setting of its dataset (memcpy included), without console errors."""
+    shot = demo_home / "dashboard.png"
+    done = subprocess.run(
+        ["node", str(REPO / "tests" / "deploy" / "dashboard_check.mjs"), str(FRONTEND),
+         str(api.base_url).rstrip("/") + "/", str(shot)],
+        capture_output=True, text=True, timeout=180, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["console_errors"] == []
+    assert "/tradeoffs" in seen["url"]
+    dataset = re.search(r"dataset=([^&]+)", seen["url"])
+    assert dataset, seen["url"]
+    run = _get(api, "/api/v1/runs")["items"][0]
+    results = _get(api, "/api/v1/results", run=run["id"], dataset=dataset.group(1), limit=1000)
+    assert seen["points"] == results["total"] > 1
+    assert shot.stat().st_size > 10_000

@@ -28,6 +28,7 @@ from .conftest import (
     unique_tag,
     wait_for,
 )
+from .gitrepo import commit_files, git
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -187,3 +188,41 @@ def test_sigkill_mid_benchmark_still_ends_with_one_result_set(
     # Each (dataset, configuration) exactly once.
     keys = [(r["dataset"], r["configuration_id"]) for r in results]
     assert len(keys) == len(set(keys))
+
+
+@pytest.mark.timeout(900)
+def test_compile_error_fails_the_run_with_its_log_tail(
+    api_server_factory: Callable[..., Any],
+    broker_url: str,
+    layout_repo: LayoutRepo,
+    start_worker: Callable[..., WorkerProcess],
+    tmp_path: Path,
+) -> None:
+    # A side branch whose ZSTD source does not compile.
+    git(layout_repo.path, "checkout", "-q", "-b", f"broken-{unique_tag()}", layout_repo.base)
+    try:
+        broken = commit_files(
+            layout_repo.path,
+            {"core/zstd/src/broken_codec.cpp": "int broken( { return 0; }\n"},
+            "zstd: does not compile",
+        )
+    finally:
+        git(layout_repo.path, "checkout", "-q", "master")
+    api = start_api(api_server_factory, broker_url, tmp_path)
+    tag = unique_tag()
+    worker = start_worker(api, broker_url, tag)
+    wait_for(lambda: registered(api, tag), 600, "the worker to register", on_timeout=worker.log)
+    answer = send_push(api, push_payload(layout_repo, [broken], before=layout_repo.base))
+    assert answer.status_code == 202, answer.text
+    (run_id,) = answer.json()["run_ids"]
+    run = wait_for(
+        lambda: (r := get(api, f"/runs/{run_id}"))["status"] in FINAL and r,
+        600,
+        "the broken run to fail",
+        interval=1,
+        on_timeout=worker.log,
+    )
+    assert run["status"] == "failed" and run["stage"] == "failed"
+    assert run["log_tail"].startswith("stage build failed:")
+    assert "broken_codec.cpp" in run["log_tail"] and "error" in run["log_tail"]
+    assert run["result_count"] == 0 and "build" in run["timings"]

@@ -8,14 +8,20 @@ environment wins over the file. See docs/configuration.md.
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import field_validator
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 ENV_PREFIX = "BASKETBENCH_"
 
@@ -55,7 +61,7 @@ class Settings(BaseSettings):
     webhook_secret: str | None = None
     private_reads: bool = False
     frontend_dist: Path | None = None
-    cors_origins: list[str] = []
+    cors_origins: Annotated[list[str], NoDecode] = []
     default_repository: str = "root-project/root"
     default_suite: str = "default"
     log_level: str = "info"
@@ -70,7 +76,7 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             value = value.strip()
             if value.startswith("["):
-                return value  # JSON list, parsed by pydantic
+                return json.loads(value)
             return [v.strip() for v in value.split(",") if v.strip()]
         return value
 

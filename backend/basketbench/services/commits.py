@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Repository
+from basketbench.services.errors import Invalid
 from basketbench.services.lookup import max_order, normalise_sha
 
 
@@ -81,5 +82,9 @@ def ensure_commit(session: Session, repo: Repository, sha: str) -> Commit:
     found = find_commit(session, sha, repo.id)
     if found is not None:
         return found
+    if len(sha.strip()) < 40:
+        # A prefix cannot be stored: the full sha would later become a second commit.
+        raise Invalid(f"unknown commit {sha!r}: give the full 40-character sha",
+                      [f"commit: {sha!r} matches no stored commit"])
     commits, _ = store_commits(session, repo, [CommitInfo(sha=sha)])
     return commits[0]
