@@ -75,6 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # scipy takes a second or two to import: pay it at start, not in the first compare.
+        import scipy.stats  # noqa: F401
+
         yield
         engine.dispose()
 

@@ -143,10 +143,9 @@ def test_history_downsampling_keeps_changes_and_envelope(client, history_db):
     full = client.get(q).json()
     assert not full["downsampled"]
     # max_points has a floor of 10; downsampling is exercised with a 3-point bucket size
-    from basketbench.schemas.analysis import HistoryPoint
-    from basketbench.services.analysis import _downsample
+    from basketbench.services.analysis import Point, _downsample
 
-    pts = [HistoryPoint.model_validate(p) for p in full["points"]]
+    pts = [Point(**p) for p in full["points"]]
     out = _downsample(pts, 3, {history_db[SPEED_STEP]})
     assert len(out) <= 5 + 1 and history_db[SPEED_STEP] in [p.sha for p in out]
     assert [p.order for p in out] == sorted(p.order for p in out)

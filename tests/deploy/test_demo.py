@@ -39,21 +39,26 @@ def clean_env(home: Path) -> dict[str, str]:
     return env
 
 
+def head_sha() -> str:
+    return subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+# The commit the demos of this module measure: HEAD when the module started (the tree is
+# shared; a commit made meanwhile must not turn the second demo into a new measurement).
+COMMIT = head_sha()
+
+
 def run_demo(
     home: Path, port: int, *extra: str, timeout: float = 1200
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "basketbench.cli", "demo", "--no-serve", "--quick",
-         "--port", str(port), "--home", str(home), *extra],
+         "--port", str(port), "--home", str(home), "--commit", COMMIT, *extra],
         cwd=home, env=clean_env(home), capture_output=True, text=True, timeout=timeout,
         check=False,
     )
-
-
-def head_sha() -> str:
-    return subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +140,7 @@ def test_the_run_and_its_results_are_stored(api: httpx.Client) -> None:
     assert runs["total"] == 1
     run = runs["items"][0]
     assert run["status"] == "succeeded"
-    assert run["commit"] == head_sha()
+    assert run["commit"] == COMMIT
     assert run["repository"] == "basketbench"
     assert run["suite"] == "demo-quick"
     assert run["result_count"] > 0
@@ -215,3 +220,9 @@ def test_the_dashboard_plots_the_demo_results(api: httpx.Client, demo_home: Path
     results = _get(api, "/api/v1/results", run=run["id"], dataset=dataset.group(1), limit=1000)
     assert seen["points"] == results["total"] > 1
     assert shot.stat().st_size > 10_000
+
+
+def test_an_unknown_commit_stops_with_a_message(tmp_path: Path) -> None:
+    done = run_demo(tmp_path, free_port(), "--commit", "no-such-revision", timeout=120)
+    assert done.returncode == 1
+    assert "'no-such-revision' is not a commit of the git checkout" in done.stderr

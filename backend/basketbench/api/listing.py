@@ -10,6 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar
 
+import orjson
 from fastapi import Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
@@ -101,6 +102,11 @@ def json_response(model: BaseModel, status_code: int = 200) -> Response:
     against ``response_model`` (which stays declared, for the OpenAPI schema)."""
     return Response(model.__pydantic_serializer__.to_json(model),
                     media_type="application/json", status_code=status_code)
+
+
+def orjson_response(data: Any) -> Response:
+    """For large answers built as plain dicts (history points, compare rows)."""
+    return Response(orjson.dumps(data), media_type="application/json")
 
 
 def respond(items: Sequence[T], total: int, params: PageParams, name: str,

@@ -132,15 +132,18 @@ def frontend_dist(root: Path) -> Path | None:
     return None
 
 
-def head_commit(root: Path) -> str:
+def resolve_commit(root: Path, rev: str) -> str:
+    """Full sha of `rev` (default HEAD) in the checkout; the demo measures that commit."""
     done = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+        ["git", "-C", str(root), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        capture_output=True, text=True, check=False,
     )
     sha = done.stdout.strip()
     if done.returncode != 0 or len(sha) != 40:
         raise DemoError(
-            f"{root} is not a git checkout with a commit (git rev-parse HEAD: "
-            f"{done.stderr.strip() or 'no output'}); the demo measures the checkout's HEAD commit"
+            f"{rev!r} is not a commit of the git checkout {root} "
+            f"({done.stderr.strip() or 'git rev-parse found nothing'}); the demo measures a "
+            "commit of this checkout (default HEAD)"
         )
     return sha
 
@@ -440,16 +443,17 @@ def demo(
     quick: bool = typer.Option(False, "--quick",
                                help="A smaller suite (3 settings, 3 datasets): under a minute."),
     timeout: float = typer.Option(3600.0, help="Seconds to wait for the run."),
+    commit: str = typer.Option("HEAD", help="Commit of this checkout to measure."),
 ) -> None:
     try:
-        _demo(host, port, home, serve, rerun, quick, timeout)
+        _demo(host, port, home, serve, rerun, quick, timeout, commit)
     except DemoError as exc:
         typer.echo(f"[demo] error: {exc}", err=True)
         raise typer.Exit(1) from None
 
 
 def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: bool,
-          timeout: float) -> None:
+          timeout: float, commit: str) -> None:
     root = repo_root()
     paths = DemoPaths(home.resolve())
     paths.home.mkdir(parents=True, exist_ok=True)
@@ -459,7 +463,7 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
                         "stop it or choose another with --port")
 
     ensure_system_packages(root)
-    sha = head_commit(root)
+    sha = resolve_commit(root, commit)
     from basketbench_workers.hwtag import detect_tag
 
     tag = os.environ.get("BASKETBENCH_TAG") or detect_tag()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Float, cast, func, null, select
@@ -13,12 +13,8 @@ from sqlalchemy.orm import Session
 from basketbench.models import Commit, Configuration, Machine, Result
 from basketbench.models.result import EXACT_METRICS, METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import (
-    CompareOut,
-    CompareRow,
     CompareSide,
     HistoryChange,
-    HistoryOut,
-    HistoryPoint,
     Relative,
     SeriesOut,
     SpeedSummary,
@@ -98,8 +94,33 @@ def _samples_column(metric: str) -> Any:
     return Result.c_samples if metric == "compress_mbps" else Result.d_samples
 
 
+@dataclass(slots=True)
+class Point:
+    """One history point; a slotted dataclass because pydantic models cost ~20 us each
+    to build and a history has thousands (the API shape is schemas.analysis.HistoryPoint)."""
+
+    sha: str
+    order: int
+    date: Any
+    author: str | None
+    message: str | None
+    value: float
+    min: float | None
+    max: float | None
+    stddev: float | None
+    n: int | None
+    run_id: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"sha": self.sha, "order": self.order, "date": self.date, "author": self.author,
+                "message": self.message, "value": self.value, "min": self.min,
+                "max": self.max, "stddev": self.stddev, "n": self.n, "run_id": self.run_id}
+
+
 def history(session: Session, machine: str, dataset: str, metric: str, sel: ConfigSelector,
-            commit_from: str | None, commit_to: str | None, max_points: int) -> HistoryOut:
+            commit_from: str | None, commit_to: str | None,
+            max_points: int) -> dict[str, Any]:
+    """JSON-ready dict shaped like schemas.analysis.HistoryOut."""
     if metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
     m = get_machine(session, machine)
@@ -121,24 +142,30 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
         stmt = stmt.where(Commit.order <= hi)
     rows = [r for r in session.execute(stmt).all() if r[6] is not None]
     commit_ids = [r[0] for r in rows]
-    points = [HistoryPoint(sha=r[1], order=r[2], date=r[3], author=r[4],
-                           message=(r[5] or "").split("\n", 1)[0][:200] or None, value=r[6],
-                           min=r[7], max=r[8], stddev=r[9], n=r[10], run_id=r[11])
-              for r in rows]
+    points = [Point(
+        sha=r[1], order=r[2], date=r[3], author=r[4],
+        message=(r[5] or "").split("\n", 1)[0][:200] or None, value=float(r[6]),
+        min=_float(r[7]), max=_float(r[8]), stddev=_float(r[9]),
+        n=int(r[10]) if r[10] is not None else None, run_id=r[11]) for r in rows]
     changes = _changes(session, m.id, ds.id, conf.id, metric, points, commit_ids)
     total = len(points)
     downsampled = total > max_points
     if downsampled:
         keep = {c.sha for c in changes} | {c.previous_sha for c in changes}
         points = _downsample(points, max_points, keep)
-    return HistoryOut(
-        series=SeriesOut(machine=machine_ref(m), dataset=ds.name,
-                         configuration=configuration_out(conf), metric=metric),
-        points=points, changes=changes, downsampled=downsampled, total_points=total)
+    series = SeriesOut(machine=machine_ref(m), dataset=ds.name,
+                       configuration=configuration_out(conf), metric=metric)
+    return {"series": series.model_dump(mode="json"), "points": [p.as_dict() for p in points],
+            "changes": [c.model_dump() for c in changes], "downsampled": downsampled,
+            "total_points": total}
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, metric: str,
-             points: list[HistoryPoint], commit_ids: list[int]) -> list[HistoryChange]:
+             points: list[Point], commit_ids: list[int]) -> list[HistoryChange]:
     changes: list[HistoryChange] = []
     if metric in EXACT_METRICS:
         for prev, cur in zip(points, points[1:], strict=False):
@@ -175,12 +202,11 @@ def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, m
     return changes
 
 
-def _downsample(points: list[HistoryPoint], max_points: int,
-                keep: set[str]) -> list[HistoryPoint]:
+def _downsample(points: list[Point], max_points: int, keep: set[str]) -> list[Point]:
     """One real point per bucket (its median), with min/max widened to the bucket's
     envelope so spikes stay visible; change points are always kept."""
     size = math.ceil(len(points) / max_points)
-    out: list[HistoryPoint] = []
+    out: list[Point] = []
     for start in range(0, len(points), size):
         bucket = points[start:start + size]
         kept = [p for p in bucket if p.sha in keep]
@@ -189,9 +215,9 @@ def _downsample(points: list[HistoryPoint], max_points: int,
             rep = sorted(rest, key=lambda p: p.value)[len(rest) // 2]
             mins = [p.min for p in rest if p.min is not None]
             maxs = [p.max for p in rest if p.max is not None]
-            kept.append(rep.model_copy(update={
-                "min": min(mins) if mins else rep.min, "max": max(maxs) if maxs else rep.max,
-                "n": sum(p.n or 0 for p in rest)}))
+            kept.append(replace(
+                rep, min=min(mins) if mins else rep.min, max=max(maxs) if maxs else rep.max,
+                n=sum(p.n or 0 for p in rest)))
         out.extend(sorted(kept, key=lambda p: p.order))
     return out
 
@@ -302,7 +328,8 @@ def _mean(values: list[float]) -> float | None:
 def compare(session: Session, base_commit: str | None, head_commit: str | None,
             machine: str | None, base_machine: str | None, head_machine: str | None,
             commit: str | None, dataset: str | None, metric: str | None,
-            only_significant: bool) -> CompareOut:
+            only_significant: bool) -> dict[str, Any]:
+    """JSON-ready dict shaped like schemas.analysis.CompareOut."""
     if metric is not None and metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
     if base_commit and head_commit and machine:
@@ -340,7 +367,9 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
         pairs.append((b.c_samples if c else b.d_samples, h.c_samples if c else h.d_samples))
     pvalue = dict(zip(tests, mann_whitney_batch(pairs), strict=True))
 
-    rows: list[CompareRow] = []
+    # Plain dicts (shaped like schemas.analysis.CompareRow): thousands of rows.
+    conf_dicts = {cid: c.model_dump() for cid, c in conf_outs.items()}
+    rows: list[dict[str, Any]] = []
     for key in keys:
         b, h = base[key], head[key]
         for met in metrics:
@@ -367,13 +396,13 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                 continue
             if delta is not None and not math.isfinite(delta):
                 delta = None
-            rows.append(CompareRow(
-                dataset=names[key[0]], configuration=conf_outs[key[1]], metric=met, base=bv,
-                head=hv, delta_pct=delta, p_value=p_value, significant=significant,
-                regression=regression))
-    return CompareOut(base=CompareSide(commit=cb.sha, machine=machine_ref(mb)),
-                      head=CompareSide(commit=ch.sha, machine=machine_ref(mh)), rows=rows,
-                      mode=mode)
+            rows.append({
+                "dataset": names[key[0]], "configuration": conf_dicts[key[1]], "metric": met,
+                "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
+                "significant": bool(significant), "regression": bool(regression)})
+    return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb)).model_dump(),
+            "head": CompareSide(commit=ch.sha, machine=machine_ref(mh)).model_dump(),
+            "rows": rows, "mode": mode}
 
 
 def machine_of(session: Session, machine_id: int) -> Machine:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from basketbench.api.deps import ReadAccess, SessionDep
-from basketbench.api.listing import csv_response, json_response
+from basketbench.api.listing import csv_response, json_response, orjson_response
 from basketbench.schemas.analysis import CompareOut, HistoryOut, Metric, TradeoffOut
 from basketbench.services import analysis
 
@@ -32,7 +32,7 @@ def get_history(
                                   dictionary_size, basket_size, mode, threads)
     out = analysis.history(session, machine, dataset, metric, sel, commit_from, commit_to,
                            max_points)
-    return csv_response(out.points, "history") if format == "csv" else json_response(out)
+    return csv_response(out["points"], "history") if format == "csv" else orjson_response(out)
 
 
 @router.get("/tradeoff", response_model=TradeoffOut, responses=_CSV)
@@ -59,4 +59,4 @@ def get_compare(
 ) -> Any:
     out = analysis.compare(session, base_commit, head_commit, machine, base_machine,
                            head_machine, commit, dataset, metric, only_significant)
-    return csv_response(out.rows, "compare") if format == "csv" else json_response(out)
+    return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)
