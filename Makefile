@@ -62,6 +62,8 @@ test: setup services
 # The demo needs the build tools and codec libraries, not the browser-test packages.
 demo-deps:
 	@BASKETBENCH_TEST_DEPS=0 bash scripts/system-deps.sh
+	@command -v node >/dev/null && node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' \
+	  || { echo "the dashboard needs Node.js 20.19+ (found: $$(node --version 2>/dev/null || echo none)); install it, e.g. from https://nodejs.org or your package manager" >&2; exit 1; }
 
 # The dashboard is rebuilt for the demo only when its sources changed (a file target).
 DEMO_DASHBOARD := $(ROOT_DIR)/frontend/dist/index.html

@@ -18,8 +18,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # The checkout layout is kept (/app/backend, /app/migrations, /app/frontend/dist) so paths
 # resolve exactly as in a development tree.
 WORKDIR /app
+# Without BASKETBENCH_DATABASE_URL the API falls back to SQLite in its data dir: writable.
+ENV BASKETBENCH_DATA_DIR=/var/lib/basketbench
 RUN groupadd --system --gid 10001 basketbench \
- && useradd --system --uid 10001 --gid basketbench --home-dir /app --no-create-home basketbench
+ && useradd --system --uid 10001 --gid basketbench --home-dir /app --no-create-home basketbench \
+ && mkdir -p /var/lib/basketbench \
+ && chown basketbench:basketbench /var/lib/basketbench
 COPY pyproject.toml README.md alembic.ini ./
 COPY backend/ backend/
 COPY workers/ workers/

@@ -21,7 +21,9 @@ RUN groupadd --system --gid 10001 basketbench \
 COPY pyproject.toml README.md ./
 COPY backend/ backend/
 COPY workers/ workers/
-RUN pip install --no-cache-dir -e .
+# The `demo` extra is scikit-hep-testdata: the real ROOT files the suites' corpora come from
+# (more files, e.g. for the `full` suite: mount them at /shared/data/root-files).
+RUN pip install --no-cache-dir -e '.[demo]'
 # The harness sources stay in the image: the worker builds rzbench against each commit's
 # compression library into its build cache (the volume). Building it once here only proves
 # that this image's toolchain and libraries can, so a broken image fails at build time.

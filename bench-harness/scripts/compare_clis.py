@@ -120,9 +120,12 @@ def main() -> None:
     ap.add_argument("--cli-seconds", type=int, default=3)
     ap.add_argument("--min-samples", type=int, default=15)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--write-concat", type=Path, help="also save the concatenated baskets here")
     args = ap.parse_args()
 
     raw = read_raw(args.corpus)
+    if args.write_concat:
+        args.write_concat.write_bytes(raw)
     rz: Results = {}
     cli: CliResults = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -124,8 +124,10 @@ TEST(Framing, MalformedHeadersAreErrors)
 
    const Bytes cs = {'C', 'S', 8, 3, 0, 0, 4, 0, 0, 1, 2, 3};
    EXPECT_TRUE(is_old_cs_block(cs.data(), cs.size()));
-   EXPECT_FALSE(frame_decompress(cs.data(), cs.size(), out.data(), 4, &err));
-   EXPECT_NE(err.find("CS"), std::string::npos) << err;
+   EXPECT_FALSE(frame_decompress(cs.data(), cs.size(), out.data(), 4, &err)); // garbage for any backend
+   if (!backend_decodes_cs()) {
+      EXPECT_NE(err.find("CS"), std::string::npos) << err;
+   }
 
    Bytes shortlz4 = {'L', '4', 1, 4, 0, 0, 4, 0, 0, 9, 9, 9, 9};
    EXPECT_FALSE(frame_decompress(shortlz4.data(), shortlz4.size(), out.data(), 4, &err));

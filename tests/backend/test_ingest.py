@@ -230,3 +230,15 @@ def test_failed_results_and_awkward_text_survive_the_bulk_copy(client, auth):
     assert items[0]["compress_mbps"] is None
     ok = client.get("/api/v1/results?setting=505").json()["items"][0]
     assert ok["compress_mbps"]["samples"] == doc["results"][2]["compress_mbps"]["samples"]
+
+
+def test_integer_valued_numbers_are_stored_as_floats(client, auth):
+    doc = document()
+    r0 = doc["results"][0]
+    r0.update({"compressed_bytes": 500_000, "ratio": 2})
+    r0["compress_mbps"].update({"median": 60, "min": 59, "max": 61, "mean": 60,
+                                "stddev": 1, "cv": 0, "samples": [59, 60, 61]})
+    assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+    item = client.get("/api/v1/results?setting=101").json()["items"][0]
+    assert item["ratio"] == 2.0 and item["compress_mbps"]["median"] == 60.0
+    assert item["compress_mbps"]["samples"] == [59, 60, 61] and item["compress_mbps"]["n"] == 3

@@ -116,6 +116,12 @@ def test_results_filters(client, history_db):
     assert client.get("/api/v1/results?tag=epyc").json()["total"] == N * 5
     assert client.get("/api/v1/results?codec=lz4&tag=epyc").json()["total"] == N
     assert client.get("/api/v1/results?machine=nope").status_code == 404
+    # totals of partial pages come from the cheaper count queries; they must agree
+    for query, total in (("", N * 15), ("&setting=505", N * 3), ("&tag=epyc", N * 5),
+                         ("&dataset=physlite", N * 5), (f"&commit={history_db[0]}", 15),
+                         ("&machine=epyc-01&codec=zstd", N), ("&configuration=1", N * 3)):
+        page = client.get("/api/v1/results?limit=2" + query).json()
+        assert page["total"] == total and len(page["items"]) == 2, query
 
 
 def test_history_with_changes_on_speed_and_size(client, history_db):
@@ -224,3 +230,15 @@ def test_compare_machines(client, history_db):
 def test_compare_needs_a_complete_pair(client, history_db):
     r = client.get(f"/api/v1/compare?base_commit={history_db[0]}&machine=bench-01")
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+
+
+def test_reruns_at_one_commit_are_merged(client, auth):
+    a, b = sha(1, "rerun"), sha(2, "rerun")
+    for commit, seed in ((a, 0), (a, 50), (b, 0)):
+        doc = document(commit=commit, seed=seed)
+        assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+    hist = client.get("/api/v1/history?machine=bench-01&dataset=nanoaod&setting=505").json()
+    assert hist["total_points"] == 2 and hist["points"][0]["n"] == 18
+    rows = client.get(f"/api/v1/compare?base_commit={a}&head_commit={b}&machine=bench-01"
+                      "&metric=compressed_bytes").json()["rows"]
+    assert len(rows) == 5 and all(r["delta_pct"] == 0 and not r["significant"] for r in rows)

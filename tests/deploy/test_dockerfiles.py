@@ -286,3 +286,38 @@ def test_worker_packages_exist_in_debian() -> None:
         )
         known = set(re.findall(r"^Package: (\S+)$", shown.stdout, flags=re.M))
         assert set(packages) <= known, f"not Debian packages: {sorted(set(packages) - known)}"
+
+
+def test_more_hadolint_rules(dockerfile: Dockerfile) -> None:
+    """DL3004 no sudo, DL3005 no apt-get upgrade, DL3003 WORKDIR instead of cd,
+    DL4000 no MAINTAINER, DL3020 COPY not ADD (above), one CMD / ENTRYPOINT per stage."""
+    assert dockerfile.of("MAINTAINER") == []
+    for ins, words in _run_commands(dockerfile):
+        assert words[0] != "sudo", f"line {ins.line}: sudo in RUN"
+        assert words[0] != "cd", f"line {ins.line}: use WORKDIR instead of cd"
+        if words[0] == "apt-get":
+            assert not {"upgrade", "dist-upgrade"} & set(words), f"line {ins.line}"
+    for keyword in ("CMD", "ENTRYPOINT", "HEALTHCHECK"):
+        per_stage = [i.stage for i in dockerfile.of(keyword)]
+        assert len(per_stage) == len(set(per_stage)), f"several {keyword} in one stage"
+
+
+def test_worker_image_has_the_real_root_files_of_the_default_suite() -> None:
+    """The image has no ../shared folder: its ROOT files come from the testdata wheel (the
+    `demo` extra), which must hold every file of the suite webhook runs use."""
+    import tomllib
+
+    from basketbench.harness.root_files import TESTDATA_FILES
+    from basketbench_workers.suites import load_suites
+
+    worker = parse(REPO / "docker" / "worker.Dockerfile")
+    installs = [words for _, words in _run_commands(worker) if words[:2] == ["pip", "install"]]
+    assert any(".[demo]" in words for words in installs), installs
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert any(d.startswith("scikit-hep-testdata") for d in extras["optional-dependencies"]["demo"])
+    compose = (REPO / "docker-compose.yml").read_text()
+    default_suite = re.search(r"BASKETBENCH_DEFAULT_SUITE:-([\w-]+)", compose)
+    assert default_suite
+    suite = load_suites()[default_suite.group(1)]
+    needed = {name for corpus in suite.corpora for name in corpus.files}
+    assert needed and needed <= set(TESTDATA_FILES), sorted(needed - set(TESTDATA_FILES))

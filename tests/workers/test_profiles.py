@@ -41,6 +41,13 @@ def test_auto_choice_follows_the_tree_layout() -> None:
     assert choose_profile(profiles, "auto", tree("bench-harness/CMakeLists.txt")).name == (
         "rootcompat"
     )
+    # Newer trees keep the codec wrappers in builtins/zip.
+    moved = tree("core/zip/src/RZip.cxx", "builtins/zip/ZipZSTD.cxx")
+    assert choose_profile(profiles, "auto", moved).name == "root-vanilla-zlib"
+    # A ROOT tree without ZSTD (before 6.20) matches no profile: a clear error, never a
+    # silent rootcompat run under ROOT's commit.
+    with pytest.raises(ProfileError, match="no build profile matches"):
+        choose_profile(profiles, "auto", tree("core/zip/src/RZip.cxx"))
     # test-layout is only used when named.
     assert choose_profile(profiles, "test-layout", tree()).name == "test-layout"
 

@@ -187,8 +187,16 @@ def choose_profile(profiles: dict[str, Profile], requested: str, has_path: Any) 
         key=lambda p: (-p.priority, p.name),
     )
     for profile in candidates:
-        if all(has_path(p) for p in profile.detect_requires) and not any(
-            has_path(p) for p in profile.detect_excludes
+        if all(_any(has_path, p) for p in profile.detect_requires) and not any(
+            _any(has_path, p) for p in profile.detect_excludes
         ):
             return profile
-    raise ProfileError("no build profile matches this tree")
+    raise ProfileError(
+        "no build profile matches this tree (a new layout needs a profile file: "
+        "BASKETBENCH_PROFILES_DIR, or name one with BASKETBENCH_PROFILE)"
+    )
+
+
+def _any(has_path: Any, alternatives: str) -> bool:
+    """A detect rule "a|b" holds when either path exists."""
+    return any(has_path(p) for p in alternatives.split("|"))

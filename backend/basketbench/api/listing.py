@@ -52,12 +52,14 @@ def page_params(
 
 
 def fetch_page(session: Session, stmt: AnySelect, params: PageParams,
-               count: bool = True) -> tuple[Sequence[Any], int]:
+               count: AnySelect | None = None) -> tuple[Sequence[Any], int]:
+    """One page of ``stmt`` and the total; ``count`` is a cheaper query giving the same
+    number (default: count the statement itself)."""
     rows = session.execute(stmt.limit(params.limit).offset(params.offset)).all()
-    if not count:
-        return rows, len(rows)
     if params.offset == 0 and len(rows) < params.limit:
         return rows, len(rows)
+    if count is not None:
+        return rows, int(session.execute(count).scalar_one())
     total = session.execute(
         select(func.count()).select_from(stmt.order_by(None).subquery())
     ).scalar_one()

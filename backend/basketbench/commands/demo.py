@@ -363,7 +363,7 @@ def follow(client: httpx.Client, run_id: int, timeout: float, worker_log: Path) 
             line = f"run {run_id}: {now[0]:<9} stage={now[1] or '-':<10} {progress:3d} %"
             line += f"  ({elapsed:4.0f} s)"
             if now[0] == "queued" and elapsed > 5:
-                line += f"  the worker is preparing (rzbench build, first time only): {worker_log}"
+                line += f"  the worker builds rzbench (once per harness version): {worker_log}"
             say(line)
             last, last_print = now, time.monotonic()
         if run["status"] in FINAL_STATUSES:
@@ -419,10 +419,14 @@ def _median(stats: Any) -> float:
 
 
 def demo_environment(paths: DemoPaths, root: Path, url: str, dist: Path | None) -> dict[str, str]:
+    """The database and broker may come from the caller (BASKETBENCH_DATABASE_URL /
+    BROKER_URL / DATA_DIR); what the embedded worker measures is always this checkout,
+    with rzbench's own codec layer (the `rootcompat` profile), in the demo's home."""
     env = dict(os.environ)
     env.setdefault("BASKETBENCH_DATA_DIR", str(paths.home))
-    env.setdefault("BASKETBENCH_ROOT_REPO", str(root))
-    env.setdefault("BASKETBENCH_WORKER_DIR", str(paths.worker))
+    env["BASKETBENCH_ROOT_REPO"] = str(root)
+    env["BASKETBENCH_PROFILE"] = "rootcompat"
+    env["BASKETBENCH_WORKER_DIR"] = str(paths.worker)
     env["BASKETBENCH_SUITES_DIR"] = str(paths.suites)
     env["BASKETBENCH_API_URL"] = url
     if dist is not None:

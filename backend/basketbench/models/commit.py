@@ -26,6 +26,8 @@ class Commit(Base):
         # commit ranges and history order: WHERE repository_id=? AND order BETWEEN ...
         Index("ix_commits_repository_order", "repository_id", "order"),
         Index("ix_commits_sha", "sha"),
+        # commit ranges across repositories (configurations?commit_from=&commit_to=)
+        Index("ix_commits_order", "order"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -57,9 +57,14 @@ class Result(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     document_id: Mapped[int] = mapped_column(
         ForeignKey("result_documents.id", ondelete="CASCADE"))
-    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
-    commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
-    machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
+    # Copies of the document's run / commit / machine, without foreign keys of their own:
+    # result_documents holds those constraints and results.document_id cascades, so a
+    # deleted commit or machine still takes its results along. Three fewer row-level
+    # checks per COPY-ed result (migration 0003: -37 % database CPU on ingest). Code that
+    # deletes a run must also clear results.run_id (nothing deletes runs today).
+    run_id: Mapped[int | None] = mapped_column(Integer)
+    commit_id: Mapped[int] = mapped_column(Integer)
+    machine_id: Mapped[int] = mapped_column(Integer)
     dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id", ondelete="CASCADE"))
     configuration_id: Mapped[int] = mapped_column(
         ForeignKey("configurations.id", ondelete="CASCADE"))

@@ -286,14 +286,16 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
                        reference=reference, points=points)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Side:
-    ratio: list[float]
-    cbytes: list[float]
-    c_median: list[float]
-    d_median: list[float]
-    c_samples: list[float]
-    d_samples: list[float]
+    """One (dataset, configuration) of one compare side: values, and the raw samples."""
+
+    ratio: float | None
+    cbytes: float | None
+    c_median: float | None
+    d_median: float | None
+    c_samples: list[float] | None
+    d_samples: list[float] | None
 
 
 def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | None,
@@ -307,22 +309,27 @@ def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | N
     if dataset_id is not None:
         stmt = stmt.where(Result.dataset_id == dataset_id)
     out: dict[tuple[int, int], _Side] = {}
+    repeated: dict[tuple[int, int], list[_Side]] = {}
     for row in session.execute(stmt).all():
         ds, conf, ratio, cb, cm, dm, cs, dsmp = tuple(row)
-        side = out.setdefault((ds, conf), _Side([], [], [], [], [], []))
-        for lst, v in ((side.ratio, ratio), (side.cbytes, cb), (side.c_median, cm),
-                       (side.d_median, dm)):
-            if v is not None:
-                lst.append(float(v))
-        if want_c and cs:
-            side.c_samples.extend(cs)
-        if want_d and dsmp:
-            side.d_samples.extend(dsmp)
+        side = _Side(ratio, cb, cm, dm, cs if want_c else None, dsmp if want_d else None)
+        key = (ds, conf)
+        if key in out:  # several runs of this commit: rare, merged below
+            repeated.setdefault(key, [out[key]]).append(side)
+        else:
+            out[key] = side
+    for key, sides in repeated.items():
+        out[key] = _Side(
+            _mean([s.ratio for s in sides]), _mean([s.cbytes for s in sides]),
+            _mean([s.c_median for s in sides]), _mean([s.d_median for s in sides]),
+            [x for s in sides for x in (s.c_samples or [])] or None,
+            [x for s in sides for x in (s.d_samples or [])] or None)
     return out
 
 
-def _mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+def _mean(values: list[Any]) -> float | None:
+    present = [float(v) for v in values if v is not None]
+    return sum(present) / len(present) if present else None
 
 
 def compare(session: Session, base_commit: str | None, head_commit: str | None,
@@ -357,8 +364,8 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
         for met in metrics:
             if met in SPEED_METRICS:
                 c = met == "compress_mbps"
-                if speed_delta(_mean(b.c_median if c else b.d_median),
-                               _mean(h.c_median if c else h.d_median)) is not None:
+                if speed_delta((b.c_median if c else b.d_median),
+                               (h.c_median if c else h.d_median)) is not None:
                     tests.append((key, met))
     pairs = []
     for key, met in tests:
@@ -375,17 +382,17 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
         for met in metrics:
             p_value: float | None = None
             if met == "ratio":
-                bv, hv = _mean(b.ratio), _mean(h.ratio)
+                bv, hv = b.ratio, h.ratio
                 delta, significant = exact_change(bv, hv)
                 regression = significant and (hv or 0) < (bv or 0)
             elif met == "compressed_bytes":
-                bv, hv = _mean(b.cbytes), _mean(h.cbytes)
+                bv, hv = _float(b.cbytes), _float(h.cbytes)
                 delta, significant = exact_change(bv, hv)
                 regression = significant and (hv or 0) > (bv or 0)
             else:
                 c = met == "compress_mbps"
-                bv = _mean(b.c_median if c else b.d_median)
-                hv = _mean(h.c_median if c else h.d_median)
+                bv = (b.c_median if c else b.d_median)
+                hv = (h.c_median if c else h.d_median)
                 delta = delta_pct(bv, hv)
                 p_value = pvalue.get((key, met))
                 significant = p_value is not None and p_value < ALPHA

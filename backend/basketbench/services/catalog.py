@@ -192,6 +192,41 @@ def results_query(session: Session, f: ConfigFilter, run: int | None, commit: st
     return stmt.order_by(Result.id)
 
 
+def count_results(session: Session, f: ConfigFilter, run: int | None, commit: str | None,
+                  machine: str | None, tag: str | None, dataset: str | None,
+                  configuration: int | None) -> AnySelect:
+    """The total for results_query without its joins. With document-level filters only
+    (run, commit, machine, tag) it sums result_documents.result_count (results are only
+    ever written with their document), which avoids counting millions of index entries."""
+    doc_level = dataset is None and configuration is None and not f.clauses()
+    machine_ids = None
+    if machine:
+        machine_ids = [get_machine(session, machine).id]
+    commit_id = get_commit(session, commit).id if commit else None
+    if doc_level:
+        stmt = select(func.coalesce(func.sum(ResultDocument.result_count), 0))
+        cols: Any = ResultDocument
+    else:
+        stmt = select(func.count()).select_from(Result)
+        cols = Result
+        if dataset:
+            stmt = stmt.where(Result.dataset_id == get_dataset(session, dataset).id)
+        if configuration is not None:
+            stmt = stmt.where(Result.configuration_id == configuration)
+        if f.clauses():
+            stmt = stmt.where(Result.configuration_id.in_(
+                select(Configuration.id).where(*f.clauses())))
+    if run is not None:
+        stmt = stmt.where(cols.run_id == run)
+    if commit_id is not None:
+        stmt = stmt.where(cols.commit_id == commit_id)
+    if machine_ids is not None:
+        stmt = stmt.where(cols.machine_id.in_(machine_ids))
+    if tag:
+        stmt = stmt.where(cols.machine_id.in_(select(Machine.id).where(Machine.tag == tag)))
+    return stmt
+
+
 def result_out(row: Any) -> ResultOut:
     r, sha, m, ds, c = row
     return ResultOut(

@@ -101,6 +101,9 @@ def harness_batch(doc: Any, target: Target) -> Batch:
     return batch
 
 
+STAT_KEYS = ("median", "min", "max", "mean", "stddev", "cv", "n", "samples")
+
+
 def _stats(prefix: str, stats: dict[str, Any] | None) -> dict[str, Any]:
     if not stats:
         return {f"{prefix}_{k}": None for k in
@@ -246,11 +249,20 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
                      commit=commit.sha, machine_id=machine.id, run_id=document.run_id)
 
 
-JSON_COLUMNS = ("c_samples", "d_samples")
+# PostgreSQL types of the results columns, for binary COPY (psycopg's C dumpers).
+_SPEED_TYPES = ["float8"] * 6 + ["int4", "json"]
+COPY_TYPES = {
+    **dict.fromkeys(["document_id", "run_id", "commit_id", "machine_id", "dataset_id",
+                     "configuration_id"], "int4"),
+    "uncompressed_bytes": "int8", "compressed_bytes": "int8", "ratio": "float8",
+    "roundtrip_ok": "bool", "error": "text", "dictionary_train_ms": "float8",
+    **dict(zip([f"c_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
+    **dict(zip([f"d_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
+}
 
 
 def _bulk_insert(session: Session, rows: list[dict[str, Any]]) -> None:
-    """COPY on PostgreSQL (several times faster than INSERT for hundreds of rows);
+    """Binary COPY on PostgreSQL (several times faster than INSERT for hundreds of rows);
     executemany in batches elsewhere. Both run inside the session's transaction."""
     if not rows:
         return
@@ -259,37 +271,16 @@ def _bulk_insert(session: Session, rows: list[dict[str, Any]]) -> None:
         for start in range(0, len(rows), BATCH):
             session.execute(insert(Result), rows[start:start + BATCH])
         return
+    from psycopg.types.json import set_json_dumps
+
     columns = list(rows[0])
-    lines = []
-    for row in rows:
-        lines.append("\t".join([
-            _copy_json(v) if k in JSON_COLUMNS else _copy_text(v) for k, v in row.items()]))
     raw: Any = conn.connection.driver_connection
+    set_json_dumps(orjson.dumps, raw)
     with raw.cursor() as cur, cur.copy(
-            f"COPY results ({', '.join(columns)}) FROM STDIN") as copy:
-        copy.write(("\n".join(lines) + "\n").encode())
-
-
-_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-
-
-def _copy_text(value: Any) -> str:
-    """One field of COPY's text format (formatting ourselves is several times faster
-    than a dumper call per value)."""
-    if value is None:
-        return "\\N"
-    if value is True:
-        return "t"
-    if value is False:
-        return "f"
-    if isinstance(value, str):
-        return value.translate(_COPY_ESCAPES)
-    return repr(value)
-
-
-def _copy_json(value: Any) -> str:
-    # JSON of numbers has no tab, newline or backslash: nothing to escape.
-    return "\\N" if value is None else orjson.dumps(value).decode()
+            f"COPY results ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types([COPY_TYPES[c] for c in columns])
+        for row in rows:
+            copy.write_row(tuple(row.values()))
 
 
 def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target) -> IngestOut:

@@ -21,7 +21,16 @@ size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, s
 // false and sets *error (never reads or writes outside the given ranges).
 bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expected, std::string *error);
 
-// True when the first block is the old "CS" algorithm (decode-unsupported by rootcompat).
+// True when the first block is the old "CS" algorithm.
 bool is_old_cs_block(const uint8_t *src, size_t n);
+// ROOT's own library decodes "CS" blocks; rootcompat does not.
+constexpr bool backend_decodes_cs()
+{
+#ifdef RZBENCH_BACKEND_ROOT
+   return true;
+#else
+   return false;
+#endif
+}
 
 } // namespace rzbench

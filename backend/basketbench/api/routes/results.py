@@ -29,7 +29,8 @@ def list_results(
     dataset: str | None = None, configuration: int | None = None,
 ) -> Any:
     stmt = catalog.results_query(session, f, run, commit, machine, tag, dataset, configuration)
-    rows, total = fetch_page(session, stmt, page)
+    count = catalog.count_results(session, f, run, commit, machine, tag, dataset, configuration)
+    rows, total = fetch_page(session, stmt, page, count)
     return respond([catalog.result_out(r) for r in rows], total, page, "results", ResultPage)
 
 
