@@ -9,9 +9,17 @@ import json
 import random
 from typing import Any
 
+from basketbench.core.config import Settings
 from fastapi.testclient import TestClient
 
 WEBHOOK_SECRET = "test-webhook-secret"
+
+
+def make_settings(url: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {"database_url": url, "webhook_secret": WEBHOOK_SECRET,
+                              "dispatch": "none", "frontend_dist": "/nonexistent"}
+    values.update(overrides)
+    return Settings(**values)
 
 
 MACHINE = {

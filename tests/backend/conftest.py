@@ -12,16 +12,9 @@ from basketbench.core.config import Settings
 from basketbench.main import create_app
 from basketbench.models import Base
 from basketbench.services.tokens import create_token
-from bb_factories import WEBHOOK_SECRET
+from bb_factories import make_settings
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
-
-
-def make_settings(url: str, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {"database_url": url, "webhook_secret": WEBHOOK_SECRET,
-                              "dispatch": "none", "frontend_dist": "/nonexistent"}
-    values.update(overrides)
-    return Settings(**values)
 
 
 @pytest.fixture(scope="session")

@@ -242,3 +242,31 @@ def test_integer_valued_numbers_are_stored_as_floats(client, auth):
     item = client.get("/api/v1/results?setting=101").json()["items"][0]
     assert item["ratio"] == 2.0 and item["compress_mbps"]["median"] == 60.0
     assert item["compress_mbps"]["samples"] == [59, 60, 61] and item["compress_mbps"]["n"] == 3
+
+
+def test_over_long_names_are_422_not_a_database_error(client, auth, session):
+    doc = document(machine="m" * 201)
+    doc["datasets"][0]["checksum"] = "x" * 101
+    r = client.post("/api/v1/results", json=doc, headers=auth)
+    assert r.status_code == 422
+    details = "\n".join(r.json()["error"]["details"])
+    assert "machine" in details and "checksum" in details
+    r = client.post("/api/v1/results?repository=" + "r" * 201, json=document(), headers=auth)
+    assert r.status_code == 422
+    huge = document()
+    huge["results"][0]["threads"] = 2**40
+    r = client.post("/api/v1/results", json=huge, headers=auth)
+    assert r.status_code == 422 and "threads" in r.json()["error"]["details"][0]
+    assert count(session, ResultDocument) == 0
+
+
+def test_gbench_out_of_range_values_are_skipped_not_stored(client, auth, session):
+    doc = {"context": {"host_name": "h"}, "benchmarks": [
+        {"name": "BM_Compress/505/32000", "bytes_per_second": 1e8,
+         "label": "preconditioner=" + "z" * 40},
+        {"name": "BM_Compress/70000/1", "bytes_per_second": 1e8},
+        {"name": "BM_Compress/404/" + str(2**40), "bytes_per_second": 1e8},
+        {"name": "BM_Compress/101/1024", "bytes_per_second": 1e8}]}
+    r = client.post("/api/v1/results/gbench?commit=" + "f" * 40, json=doc, headers=auth)
+    assert r.status_code == 201 and r.json()["results"] == 1
+    assert count(session, Result) == 1

@@ -125,3 +125,12 @@ def test_private_reads(settings, token):
         ok = c.get("/api/v1/commits", headers={"Authorization": f"Bearer {token}"})
         assert ok.status_code == 200
         assert c.get("/api/v1/health").status_code == 200
+
+
+def test_trigger_rejects_bad_tags(client, auth):
+    r = client.post("/api/v1/trigger", json={"commits": [sha(1)], "tags": ["t" * 101]},
+                    headers=auth)
+    assert r.status_code == 422
+    r = client.post("/api/v1/trigger", json={"commits": [sha(1)], "tags": ["a b"]},
+                    headers=auth)
+    assert r.status_code == 422

@@ -172,3 +172,15 @@ def test_webhook_without_configured_secret_is_refused(settings):
     with TestClient(app) as c:
         r = post_webhook(c, "push", push_payload([sha(1)]), "x-1")
     assert r.status_code == 403
+
+
+def test_over_long_payload_fields_never_fail(client, session, tags):
+    payload = push_payload([sha(7)], branch="b" * 300)
+    payload["commits"][0]["author"]["name"] = "n" * 500
+    r = post_webhook(client, "push", payload, "long-1")
+    assert r.status_code == 202
+    c = client.get(f"/api/v1/commits/{sha(7)}").json()
+    assert len(c["branch"]) == 200 and len(c["author"]) == 200
+    payload = push_payload([sha(8)], repo="o/" + "r" * 300)
+    assert post_webhook(client, "push", payload, "long-2").status_code == 422
+    assert post_webhook(client, "x" * 60, {}, "long-3").status_code == 400

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from basketbench.services.errors import ServiceError
@@ -49,6 +50,12 @@ def install(app: FastAPI) -> None:
         code = _CODES.get(exc.status_code, "error")
         return error_response(exc.status_code, code, str(exc.detail), [],
                               dict(exc.headers) if exc.headers else None)
+
+    @app.exception_handler(DataError)
+    async def _data(_: Request, exc: DataError) -> JSONResponse:
+        # The database refused a value (e.g. an id beyond 32 bits): the input was bad.
+        return error_response(400, "bad_request", "a value is out of range",
+                              [str(exc.orig).splitlines()[0] if exc.orig else ""])
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

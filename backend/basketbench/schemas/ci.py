@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, Field
 
 
@@ -18,7 +20,9 @@ class TriggerIn(BaseModel):
     commits: list[str] = Field(default_factory=list, max_length=5000)
     commit_from: str | None = None
     commit_to: str | None = None
-    tags: list[str] | None = Field(default=None, description="default: every registered tag")
+    tags: list[Annotated[str, Field(min_length=1, max_length=100,
+                                    pattern=r"^[A-Za-z0-9_.\-]+$")]] | None = Field(
+        default=None, description="default: every registered tag")
     suite: str = Field(default="default", max_length=100)
     branch: str | None = None
 

@@ -54,9 +54,9 @@ def store_commits(session: Session, repo: Repository,
             else:
                 order = newest + 1
             commit = Commit(
-                repository_id=repo.id, sha=sha, parents=parents, author=info.author,
-                author_email=info.author_email, date=info.date, message=info.message,
-                branch=info.branch, order=order,
+                repository_id=repo.id, sha=sha, parents=parents, author=_cut(info.author),
+                author_email=_cut(info.author_email), date=info.date, message=info.message,
+                branch=_cut(info.branch), order=order,
             )
             session.add(commit)
             session.flush()
@@ -65,14 +65,19 @@ def store_commits(session: Session, repo: Repository,
             created.append(commit)
         else:
             # Fill what an earlier, thinner source (e.g. ingest ?commit=) did not know.
-            commit.author = commit.author or info.author
+            commit.author = commit.author or _cut(info.author)
             commit.date = commit.date or info.date
             commit.message = commit.message or info.message
-            commit.branch = commit.branch or info.branch
+            commit.branch = commit.branch or _cut(info.branch)
             if not commit.parents and info.parents:
                 commit.parents = [normalise_sha(p) for p in info.parents]
         result.append(commit)
     return result, created
+
+
+def _cut(value: str | None, width: int = 200) -> str | None:
+    """Names from outside (webhooks) are display text: cut to the column, never fail."""
+    return value[:width] if isinstance(value, str) else None
 
 
 def ensure_commit(session: Session, repo: Repository, sha: str) -> Commit:

@@ -88,8 +88,21 @@ def _describe(bench: dict[str, Any], default_dataset: str) -> tuple[str, dict[st
         "mode": fields.get("mode", "basket") if fields.get("mode") in MODES else "basket",
         "threads": max(1, fields.get("threads", 1)),
     }
+    if not _in_range(conf):
+        return None
     direction = "decompress_mbps" if DECOMPRESS.search(func) else "compress_mbps"
     return direction, conf
+
+
+INT4_MAX = 2**31 - 1
+
+
+def _in_range(conf: dict[str, Any]) -> bool:
+    """Values a configuration row can hold; anything else is skipped, never stored."""
+    return (0 <= conf["setting"] <= 599 and 0 <= conf["level"] <= 9
+            and conf["preconditioner"] in PRECONDITIONERS.values()
+            and 0 <= conf["dictionary_size"] <= INT4_MAX and 0 <= conf["basket_size"] <= INT4_MAX
+            and 1 <= conf["threads"] <= 4096 and len(conf["dataset"]) <= 300)
 
 
 def _stats(samples: list[float]) -> dict[str, Any]:

@@ -175,7 +175,40 @@ def _duplicate(session: Session, doc: ResultDocument) -> IngestOut:
                      run_id=doc.run_id)
 
 
+# Column widths (models): longer text is a 422, never a database error.
+LIMITS = {"dataset name": 300, "dataset source": 1000, "dataset checksum": 100,
+          "machine": 200, "tag": 100, "repository": 200, "root_commit": 64}
+
+
+INT_LIMITS = {"threads": 2**31 - 1, "basket_size": 2**31 - 1, "dictionary_size": 2**31 - 1,
+              "uncompressed_bytes": 2**63 - 1, "compressed_bytes": 2**63 - 1}
+
+
+def _too_long(batch: Batch) -> list[str]:
+    t = batch.target
+    checks: list[tuple[str, Any]] = [("machine", batch.machine_name), ("tag", batch.tag),
+                                     ("repository", t.repository),
+                                     ("root_commit", batch.root_commit)]
+    for d in batch.datasets:
+        checks += [("dataset name", d.get("name")), ("dataset source", d.get("source")),
+                   ("dataset checksum", d.get("checksum"))]
+    checks += [("dataset name", r["dataset"]) for r in batch.results]
+    reasons = {f"{what}: longer than {LIMITS[what]} characters: {str(value)[:40]!r}..."
+               for what, value in checks
+               if isinstance(value, str) and len(value) > LIMITS[what]}
+    for i, r in enumerate(batch.results):
+        for key, top in INT_LIMITS.items():
+            value = r.get(key)
+            if isinstance(value, int) and value > top:
+                reasons.add(f"results/{i}/{key}: {value} is larger than {top}")
+    return sorted(reasons)
+
+
 def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
+    reasons = _too_long(batch)
+    if reasons:
+        raise Invalid("document rejected: values too long", reasons)
+    batch.tool = batch.tool[:100] if batch.tool else batch.tool
     found = _existing_document(session, batch.sha256)
     if found is not None:
         return _duplicate(session, found)

@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Configuration, Dataset, Machine, Repository
-from basketbench.services.errors import BadRequest, NotFound
+from basketbench.services.errors import BadRequest, Invalid, NotFound
 from basketbench.services.sqlutil import insert_ignore
 
 HEX = set("0123456789abcdef")
@@ -41,6 +41,8 @@ def get_commit(session: Session, ref: str, repository_id: int | None = None) -> 
 def get_repository(session: Session, name: str, create: bool = False) -> Repository:
     repo = session.scalar(select(Repository).where(Repository.name == name))
     if repo is None:
+        if len(name) > 200:
+            raise Invalid(f"repository name longer than 200 characters: {name[:40]!r}...")
         if not create:
             raise NotFound(f"unknown repository {name!r}")
         insert_ignore(session, Repository.__table__, [{"name": name}], ["name"])  # type: ignore[arg-type]

@@ -36,8 +36,8 @@ async def github_webhook(
         raise Unauthorized("missing or wrong X-Hub-Signature-256")
     if not x_github_event or not x_github_delivery:
         raise BadRequest("X-GitHub-Event and X-GitHub-Delivery headers are required")
-    if len(x_github_delivery) > 100:
-        raise BadRequest("X-GitHub-Delivery too long")
+    if len(x_github_delivery) > 100 or len(x_github_event) > 50:
+        raise BadRequest("X-GitHub-Delivery or X-GitHub-Event too long")
     payload = _payload(body, request.headers.get("content-type", ""))
     status, out = await run_in_threadpool(ci.handle_github, session, settings,
                                           x_github_event, x_github_delivery, payload)
