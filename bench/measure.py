@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -80,11 +81,25 @@ class CpuMeter:
             return 0.0
         return (int(fields[11]) + int(fields[12])) / self.tick  # utime + stime
 
+    def _children(self) -> list[int]:
+        """uvicorn's worker processes (``serve --workers N``): their CPU is not in the
+        parent's utime until they exit."""
+        out = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == self.server_pid:
+                out.append(int(stat.parent.name))
+        return out
+
     def snapshot(self) -> tuple[float, dict[int, float]]:
         pids = [r[0] for r in self.conn.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
             (self.database,))]
-        return self._cpu(self.server_pid), {pid: self._cpu(pid) for pid in pids}
+        api = self._cpu(self.server_pid) + sum(self._cpu(c) for c in self._children())
+        return api, {pid: self._cpu(pid) for pid in pids}
 
     @staticmethod
     def delta(before: tuple[float, dict[int, float]],
@@ -104,7 +119,7 @@ def _free_port() -> int:
 
 
 @contextmanager
-def api_server(db_url: str, workdir: Path) -> Iterator[Server]:
+def api_server(db_url: str, workdir: Path, workers: int = 1) -> Iterator[Server]:
     """`basketbench serve` on a free port; stopped (SIGTERM, then SIGKILL) on exit."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BASKETBENCH_")}
     env.update({"BASKETBENCH_DATABASE_URL": db_url, "BASKETBENCH_DISPATCH": "none",
@@ -120,7 +135,8 @@ def api_server(db_url: str, workdir: Path) -> Iterator[Server]:
     log = workdir / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [BASKETBENCH, "serve", "--host", "127.0.0.1", "--port", str(port)],
+            [BASKETBENCH, "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--workers", str(workers)],
             env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -366,6 +382,7 @@ class Timing:
     max_ms: float
     mean_ms: float
     mean_bytes: float
+    mean_wire_bytes: float  # as sent: gzip when the answer is over 1 kB
     api_cpu_ms: float | None
     db_cpu_ms: float | None
     passed: bool | None
@@ -380,6 +397,7 @@ def time_query(client: httpx.Client, q: Query, n: int, warmup: int, seed: int,
     r = random.Random(f"{seed}:{q.name}")
     times: list[float] = []
     sizes: list[int] = []
+    wire: list[int] = []
     problems: list[str] = []
     ok = 0
     started = time.perf_counter()
@@ -398,6 +416,7 @@ def time_query(client: httpx.Client, q: Query, n: int, warmup: int, seed: int,
             continue
         times.append(dt)
         sizes.append(len(body))
+        wire.append(resp.num_bytes_downloaded)
         if resp.status_code != 200:
             problems.append(f"{resp.status_code} {path} {params}: {body[:300]!r}")
             continue
@@ -419,7 +438,8 @@ def time_query(client: httpx.Client, q: Query, n: int, warmup: int, seed: int,
         name=q.name, goal_ms=q.goal_ms, requests=len(times), ok=ok,
         p50_ms=round(float(np.percentile(a, 50)), 2), p95_ms=round(p95, 2),
         max_ms=round(float(a.max()), 2), mean_ms=round(float(a.mean()), 2),
-        mean_bytes=round(float(np.mean(sizes))), api_cpu_ms=api_cpu, db_cpu_ms=db_cpu,
+        mean_bytes=round(float(np.mean(sizes))), mean_wire_bytes=round(float(np.mean(wire))),
+        api_cpu_ms=api_cpu, db_cpu_ms=db_cpu,
         problems=problems[:5],
         passed=None if q.goal_ms is None else (p95 <= q.goal_ms and ok == len(times)))
 
@@ -443,30 +463,42 @@ class IngestTiming:
     problems: list[str]
     api_cpu_ms_per_doc: float | None = None
     db_cpu_ms_per_doc: float | None = None
+    uploaders: int = 1
 
 
 def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_docs: int,
-                seed: int, meter: CpuMeter | None = None) -> IngestTiming:
+                seed: int, meter: CpuMeter | None = None, uploaders: int = 1,
+                first_commit: int = 0) -> IngestTiming:
+    """``n_docs`` documents for new commits, POSTed by ``uploaders`` clients at once
+    (each its own connection, documents dealt round-robin)."""
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     nonce = f"{seed}:{time.time_ns()}"
     bodies = []
     for i in range(n_docs):
         sha = hashlib.sha1(f"bench-ingest:{nonce}:{i}".encode()).hexdigest()
-        doc = harness_document(world, len(cat.shas) + i, i % world.machines, sha)
+        doc = harness_document(world, len(cat.shas) + first_commit + i, i % world.machines, sha)
         bodies.append(json.dumps(doc).encode())
     times: list[float] = []
     problems: list[str] = []
-    stored = 0
+
+    def upload(share: list[bytes]) -> int:
+        stored = 0
+        with httpx.Client(base_url=client.base_url, timeout=client.timeout) as own:
+            for body in share:
+                t0 = time.perf_counter()
+                resp = own.post(API + "/results", content=body, headers=headers)
+                times.append((time.perf_counter() - t0) * 1000)  # list.append: thread-safe
+                if resp.status_code != 201:
+                    problems.append(f"{resp.status_code}: {resp.text[:300]}")
+                    continue
+                stored += int(resp.json()["results"])
+        return stored
+
+    shares = [bodies[k::uploaders] for k in range(uploaders)]
     cpu_before = meter.snapshot() if meter is not None else None
     t_all = time.perf_counter()
-    for body in bodies:
-        t0 = time.perf_counter()
-        resp = client.post(API + "/results", content=body, headers=headers)
-        times.append((time.perf_counter() - t0) * 1000)
-        if resp.status_code != 201:
-            problems.append(f"{resp.status_code}: {resp.text[:300]}")
-            continue
-        stored += int(resp.json()["results"])
+    with ThreadPoolExecutor(uploaders) as pool:
+        stored = sum(pool.map(upload, shares))
     seconds = time.perf_counter() - t_all
     api_cpu = db_cpu = None
     if meter is not None and cpu_before is not None:
@@ -487,7 +519,7 @@ def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_
         p50_ms=round(float(np.percentile(a, 50)), 1), p95_ms=round(float(np.percentile(a, 95)), 1),
         duplicate_ms=round(dup_ms, 1), duplicate_ok=dup_ok, goal_results_per_s=20_000,
         passed=rate >= 20_000 and not problems, problems=problems[:5],
-        api_cpu_ms_per_doc=api_cpu, db_cpu_ms_per_doc=db_cpu)
+        api_cpu_ms_per_doc=api_cpu, db_cpu_ms_per_doc=db_cpu, uploaders=uploaders)
 
 
 # ---- report -----------------------------------------------------------------------------
@@ -499,21 +531,23 @@ def _uptime() -> str:
         return ""
 
 
-def table(timings: list[Timing], ingest: IngestTiming | None) -> str:
+def table(timings: list[Timing], ingests: list[IngestTiming]) -> str:
     lines = [f"{'query':42} {'ok':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
-             f"{'goal':>6} {'':4} {'cpu api':>8} {'cpu db':>7}",
+             f"{'goal':>6} {'':4} {'cpu api':>8} {'cpu db':>7} {'KB':>7} {'KB wire':>7}",
              "-" * 110]
     for t in timings:
         goal = f"{t.goal_ms:.0f}" if t.goal_ms else "-"
         verdict = "" if t.passed is None else ("PASS" if t.passed else "MISS")
         cpu = (f"{t.api_cpu_ms:8.1f} {t.db_cpu_ms:7.1f}" if t.api_cpu_ms is not None
-               and t.db_cpu_ms is not None else "")
+               and t.db_cpu_ms is not None else f"{'':8} {'':7}")
         lines.append(f"{t.name:42} {t.ok:>4}/{t.requests:<4} {t.p50_ms:8.1f} {t.p95_ms:8.1f} "
-                     f"{t.max_ms:8.1f} {goal:>6} {verdict:4} {cpu}")
-    if ingest is not None:
+                     f"{t.max_ms:8.1f} {goal:>6} {verdict:4} {cpu} {t.mean_bytes / 1e3:7.1f} "
+                     f"{t.mean_wire_bytes / 1e3:7.1f}")
+    for ingest in ingests:
         lines.append("-" * 110)
         lines.append(
-            f"ingest: {ingest.documents} documents x {ingest.results_per_document} results "
+            f"ingest, {ingest.uploaders} uploader{'s' if ingest.uploaders > 1 else ''}: "
+            f"{ingest.documents} documents x {ingest.results_per_document} results "
             f"({ingest.document_bytes / 1e6:.2f} MB each): {ingest.results_per_s:,.0f} "
             f"results/s (p50 {ingest.p50_ms:.0f} ms/doc, goal 20,000/s) "
             f"{'PASS' if ingest.passed else 'MISS'}; duplicate re-POST "
@@ -525,7 +559,8 @@ def table(timings: list[Timing], ingest: IngestTiming | None) -> str:
 
 def measure(database: str, admin: str, requests: int, warmup: int, ingest_docs: int,
             seed: int, only: list[str] | None = None, budget_s: float = math.inf,
-            progress: bool = False) -> dict[str, Any]:
+            progress: bool = False, ingest_uploaders: int = 1,
+            workers: int = 1) -> dict[str, Any]:
     url = database_url(admin, database)
     cat = read_catalog(url)
     if not cat.shas:
@@ -537,11 +572,12 @@ def measure(database: str, admin: str, requests: int, warmup: int, ingest_docs: 
         "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "database": database, "host": platform.node(), "cpus": os.cpu_count(),
         "uptime_before": _uptime(), "requests_per_query": requests, "warmup": warmup,
-        "budget_s_per_query": budget_s,
+        "budget_s_per_query": budget_s, "server_workers": workers,
         "sizes": database_sizes(url),
     }
     with tempfile.TemporaryDirectory(prefix="bb-bench-") as tmp, \
-            api_server(database_url(admin, database, driver=True), Path(tmp)) as server, \
+            api_server(database_url(admin, database, driver=True), Path(tmp),
+                       workers) as server, \
             httpx.Client(base_url=server.url, timeout=120) as client:
         meter = CpuMeter(url, database, server.pid)
         timings = []
@@ -555,15 +591,20 @@ def measure(database: str, admin: str, requests: int, warmup: int, ingest_docs: 
                 typer.echo(f"  {t.name}: {t.ok}/{t.requests} ok, p50 {t.p50_ms} ms, "
                            f"p95 {t.p95_ms} ms, cpu api {t.api_cpu_ms} db {t.db_cpu_ms} ms",
                            err=True)
-        ingest = (time_ingest(client, server.token, cat, world, ingest_docs, seed, meter)
-                  if ingest_docs > 0 else None)
+        ingests = []
+        if ingest_docs > 0:
+            ingests.append(time_ingest(client, server.token, cat, world, ingest_docs, seed, meter))
+        if ingest_docs > 0 and ingest_uploaders > 1:
+            ingests.append(time_ingest(client, server.token, cat, world, ingest_docs, seed,
+                                       meter, ingest_uploaders, first_commit=ingest_docs))
         meter.close()
         server_log = server.log.read_text(errors="replace")[-2000:]
     report["uptime_after"] = _uptime()
     report["queries"] = [t.__dict__ for t in timings]
-    report["ingest"] = ingest.__dict__ if ingest else None
+    report["ingest"] = ingests[0].__dict__ if ingests else None
+    report["ingest_concurrent"] = ingests[1].__dict__ if len(ingests) > 1 else None
     report["server_log_tail"] = server_log
-    report["table"] = table(timings, ingest)
+    report["table"] = table(timings, ingests)
     return report
 
 
@@ -577,6 +618,9 @@ def main(
     requests: int = typer.Option(200, min=1, help="Timed requests per query."),
     warmup: int = typer.Option(5, min=0, help="Untimed requests per query first."),
     ingest_docs: int = typer.Option(10, min=0, help="Documents POSTed for the ingest rate."),
+    ingest_uploaders: int = typer.Option(1, min=1, help="When > 1, a second ingest round "
+                                         "with this many concurrent uploaders."),
+    workers: int = typer.Option(1, min=1, help="`basketbench serve --workers`."),
     seed: int = typer.Option(1, help="The seed bench.seed used (machine fingerprints)."),
     only: list[str] = typer.Option([], help="Only queries whose name contains this."),
     budget_s: float = typer.Option(120.0, help="Seconds per query after which it stops "
@@ -585,15 +629,17 @@ def main(
     out: Path | None = typer.Option(None, help="Write the full report as JSON here."),
 ) -> None:
     report = measure(database, admin_url, requests, warmup, ingest_docs, seed, only or None,
-                     budget_s, progress=not quiet)
+                     budget_s, progress=not quiet, ingest_uploaders=ingest_uploaders,
+                     workers=workers)
     typer.echo(report["table"])
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=2, default=str) + "\n")
         typer.echo(f"report: {out}")
     bad = [q for q in report["queries"] if q["ok"] != q["requests"]]
-    if report["ingest"] and report["ingest"]["problems"]:
-        bad.append(report["ingest"])
+    for key in ("ingest", "ingest_concurrent"):
+        if report[key] and report[key]["problems"]:
+            bad.append(report[key])
     if bad:
         typer.echo(f"error: {len(bad)} measurements had wrong answers", err=True)
         raise typer.Exit(1)

@@ -27,7 +27,9 @@ app.command("demo", help="Benchmark this machine end to end and serve the dashbo
 @app.command("worker", help="Start a Celery worker for a hardware tag.")
 def worker(
     tag: str | None = typer.Option(None, help="Hardware tag; detected from the CPU if omitted."),
-    concurrency: int = typer.Option(1, help="Runs at a time (keep 1 so measurements do not overlap)."),
+    concurrency: int = typer.Option(
+        1, help="Runs at a time (keep 1 so measurements do not overlap)."
+    ),
 ) -> None:
     # Imported here so the API process never imports worker code.
     from basketbench_workers.cli import start_worker

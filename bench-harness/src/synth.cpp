@@ -6,8 +6,6 @@
 #include "rzbench/prng.hpp"
 
 #include <cstring>
-#include <functional>
-#include <map>
 #include <stdexcept>
 
 namespace rzbench {

@@ -242,3 +242,23 @@ def test_reruns_at_one_commit_are_merged(client, auth):
     rows = client.get(f"/api/v1/compare?base_commit={a}&head_commit={b}&machine=bench-01"
                       "&metric=compressed_bytes").json()["rows"]
     assert len(rows) == 5 and all(r["delta_pct"] == 0 and not r["significant"] for r in rows)
+
+
+def test_large_answers_are_gzipped_for_clients_that_accept_it(client, history_db):
+    q = "/api/v1/history?machine=bench-01&dataset=nanoaod&setting=505"
+    plain = client.get(q, headers={"Accept-Encoding": "identity"})
+    zipped = client.get(q, headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in plain.headers and len(plain.content) > 1024
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert zipped.headers["content-type"] == "application/json"
+    assert zipped.num_bytes_downloaded < len(plain.content) / 2
+    assert zipped.content == plain.content  # httpx decoded it: byte for byte the same answer
+    table = client.get(q + "&format=csv", headers={"Accept-Encoding": "gzip"})
+    assert table.headers["content-encoding"] == "gzip" and len(rows(table)) == N
+    compare = client.get(f"/api/v1/compare?base_commit={history_db[0]}"
+                         f"&head_commit={history_db[-1]}&machine=bench-01",
+                         headers={"Accept-Encoding": "gzip"})
+    assert compare.headers["content-encoding"] == "gzip" and compare.json()["rows"]
+    # Small answers are not worth compressing.
+    small = client.get("/api/v1/health", headers={"Accept-Encoding": "gzip"})
+    assert small.status_code == 200 and "content-encoding" not in small.headers

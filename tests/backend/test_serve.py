@@ -91,6 +91,11 @@ def test_serves_the_built_frontend_with_history_fallback(api_server_factory, tmp
     js = httpx.get(server.url + "/assets/app.js")
     assert js.status_code == 200 and "spa" in js.text
     assert httpx.get(server.url + "/favicon.svg").text == "<svg/>"
+    big = "console.log('a bundle well above the gzip threshold');\n" * 200
+    (dist / "assets" / "big.js").write_text(big)
+    zipped = httpx.get(server.url + "/assets/big.js", headers={"Accept-Encoding": "gzip"})
+    assert zipped.headers["content-encoding"] == "gzip" and zipped.text == big
+    assert zipped.num_bytes_downloaded < len(big) / 10
     assert "basketbench-spa" in httpx.get(server.url + "/../../etc/passwd").text
     missing = httpx.get(server.api + "/no-such-endpoint")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
