@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import datetime
 
 import pytest
 from bb_factories import MACHINE, document, post_webhook, push_payload, sha
@@ -262,3 +263,40 @@ def test_large_answers_are_gzipped_for_clients_that_accept_it(client, history_db
     # Small answers are not worth compressing.
     small = client.get("/api/v1/health", headers={"Accept-Encoding": "gzip"})
     assert small.status_code == 200 and "content-encoding" not in small.headers
+
+
+def _same_json(ours, documented, path="") -> None:
+    """Equal values and key order; timestamps compared as instants (orjson writes +00:00,
+    pydantic Z)."""
+    if isinstance(ours, dict):
+        assert list(ours) == list(documented), path
+        for k in ours:
+            _same_json(ours[k], documented[k], f"{path}.{k}")
+    elif isinstance(ours, list):
+        assert len(ours) == len(documented), path
+        for i, (a, b) in enumerate(zip(ours, documented, strict=True)):
+            _same_json(a, b, f"{path}[{i}]")
+    elif isinstance(ours, str) and path.endswith(".date"):
+        assert datetime.fromisoformat(ours) == datetime.fromisoformat(documented), path
+    else:
+        assert ours == documented, path
+
+
+def test_hot_answers_have_exactly_the_documented_shapes(client, history_db):
+    """history and compare are built as plain dicts for speed: they must still be exactly
+    what their OpenAPI models (and the generated TypeScript types) say."""
+    from basketbench.schemas.analysis import CompareOut, HistoryOut, TradeoffOut
+
+    hist = "/api/v1/history?machine=bench-01&dataset=nanoaod&setting=505"
+    for model, url in (
+            (HistoryOut, hist + "&metric=compress_mbps"), (HistoryOut, hist + "&metric=ratio"),
+            (HistoryOut, hist + "&metric=compressed_bytes"),
+            (TradeoffOut, f"/api/v1/tradeoff?commit={history_db[0]}&machine=bench-01"
+                          "&dataset=nanoaod&reference=505"),
+            (CompareOut, f"/api/v1/compare?base_commit={history_db[0]}"
+                         f"&head_commit={history_db[-1]}&machine=bench-01"),
+            (CompareOut, f"/api/v1/compare?base_machine=bench-01&head_machine=epyc-01"
+                         f"&commit={history_db[3]}")):
+        body = client.get(url).json()
+        _same_json(body, model.model_validate(body).model_dump(mode="json"))
+    assert client.get(hist + "&metric=compressed_bytes").json()["changes"]

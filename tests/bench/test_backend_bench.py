@@ -68,6 +68,7 @@ def test_seed_and_measure_tiny_scale(bench_database: str, pg_admin_url: str,
     requests, docs = 3, 2
     measured = _run(["bench.measure", "--database", bench_database, "--requests",
                      str(requests), "--warmup", "0", "--ingest-docs", str(docs),
+                     "--ingest-uploaders", "2",
                      "--out", str(tmp_path / "measure.json")], pg_admin_url)
     assert measured.returncode == 0, measured.stdout + measured.stderr
     report = json.loads((tmp_path / "measure.json").read_text())
@@ -81,16 +82,22 @@ def test_seed_and_measure_tiny_scale(bench_database: str, pg_admin_url: str,
         assert q["ok"] == q["requests"] == requests, q
         assert 0 < q["p50_ms"] <= q["p95_ms"] <= q["max_ms"] < 60_000, q
         assert q["mean_bytes"] > 0
+        # answers over 1 kB travel gzipped (httpx asks for it, like browsers)
+        assert q["mean_wire_bytes"] < q["mean_bytes"] or q["mean_bytes"] < 1024, q
     ingest = report["ingest"]
     assert ingest["problems"] == []
     assert ingest["results_stored"] == docs * PAIRS
     assert ingest["duplicate_ok"] is True
     assert ingest["results_per_s"] > 0 and ingest["document_bytes"] > 1000
+    concurrent = report["ingest_concurrent"]
+    assert concurrent["uploaders"] == 2 and concurrent["problems"] == []
+    assert concurrent["results_stored"] == docs * PAIRS and concurrent["results_per_s"] > 0
     assert report["sizes"]["row_counts"]["results"] == 600
-    assert "results" in measured.stdout and "ingest:" in measured.stdout
+    assert "results" in measured.stdout and "ingest, 2 uploaders:" in measured.stdout
 
     with psycopg.connect(_db_url(pg_admin_url, bench_database)) as conn:
-        assert conn.execute("SELECT count(*) FROM results").fetchone() == (600 + docs * PAIRS,)
+        assert conn.execute("SELECT count(*) FROM results").fetchone() == (
+            600 + 2 * docs * PAIRS,)
         # ingest reused the seeded machines and configurations (same fingerprints)
         assert conn.execute("SELECT count(*) FROM machines").fetchone() == (MACHINES,)
         assert conn.execute("SELECT count(*) FROM configurations").fetchone() == (

@@ -14,7 +14,6 @@ from basketbench.models import Commit, Configuration, Machine, Result
 from basketbench.models.result import EXACT_METRICS, METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import (
     CompareSide,
-    HistoryChange,
     Relative,
     SeriesOut,
     SpeedSummary,
@@ -151,12 +150,12 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     total = len(points)
     downsampled = total > max_points
     if downsampled:
-        keep = {c.sha for c in changes} | {c.previous_sha for c in changes}
+        keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
         points = _downsample(points, max_points, keep)
     series = SeriesOut(machine=machine_ref(m), dataset=ds.name,
                        configuration=configuration_out(conf), metric=metric)
     return {"series": series.model_dump(mode="json"), "points": [p.as_dict() for p in points],
-            "changes": [c.model_dump() for c in changes], "downsampled": downsampled,
+            "changes": changes, "downsampled": downsampled,
             "total_points": total}
 
 
@@ -165,14 +164,16 @@ def _float(value: Any) -> float | None:
 
 
 def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, metric: str,
-             points: list[Point], commit_ids: list[int]) -> list[HistoryChange]:
-    changes: list[HistoryChange] = []
+             points: list[Point], commit_ids: list[int]) -> list[dict[str, Any]]:
+    """Dicts shaped like schemas.analysis.HistoryChange: on noisy or often-changing
+    series there is one per commit, and pydantic objects cost ~6 us each."""
+    changes: list[dict[str, Any]] = []
     if metric in EXACT_METRICS:
         for prev, cur in zip(points, points[1:], strict=False):
             delta, changed = exact_change(prev.value, cur.value)
             if changed and delta is not None and math.isfinite(delta):
-                changes.append(HistoryChange(sha=cur.sha, previous_sha=prev.sha,
-                                             delta_pct=delta, p_value=None))
+                changes.append({"sha": cur.sha, "previous_sha": prev.sha,
+                                "delta_pct": delta, "p_value": None})
         return changes
     # Speed: screen on the medians first, then test only the candidates on their samples.
     candidates = []
@@ -197,8 +198,8 @@ def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, m
     for i, p in zip(order, pvalues, strict=True):
         delta = delta_pct(points[i - 1].value, points[i].value)
         if p is not None and p < ALPHA and delta is not None:
-            changes.append(HistoryChange(sha=points[i].sha, previous_sha=points[i - 1].sha,
-                                         delta_pct=delta, p_value=p))
+            changes.append({"sha": points[i].sha, "previous_sha": points[i - 1].sha,
+                            "delta_pct": delta, "p_value": p})
     return changes
 
 
