@@ -189,9 +189,11 @@ def _one(conn: psycopg.Connection[Any], sql: str) -> tuple[Any, ...]:
 
 def read_catalog(url: str) -> Catalog:
     with psycopg.connect(url) as conn:
+        # Commits measured on every machine (tradeoff, compare and results pick from them).
         shas = [r[0] for r in conn.execute(
-            'SELECT c.sha FROM commits c WHERE EXISTS (SELECT 1 FROM result_documents d '
-            'WHERE d.commit_id = c.id) ORDER BY c."order", c.date, c.id')]
+            'SELECT c.sha FROM commits c JOIN result_documents d ON d.commit_id = c.id '
+            'GROUP BY c.id HAVING count(DISTINCT d.machine_id) = '
+            '(SELECT count(*) FROM machines WHERE active) ORDER BY c."order", c.date, c.id')]
         machines = [(r[0], r[1]) for r in conn.execute(
             "SELECT name, tag FROM machines WHERE active ORDER BY id")]
         datasets = [r[0] for r in conn.execute("SELECT name FROM datasets ORDER BY id")]
@@ -468,15 +470,18 @@ class IngestTiming:
 
 def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_docs: int,
                 seed: int, meter: CpuMeter | None = None, uploaders: int = 1,
-                first_commit: int = 0) -> IngestTiming:
+                first_commit: int = 0, created: list[str] | None = None) -> IngestTiming:
     """``n_docs`` documents for new commits, POSTed by ``uploaders`` clients at once
-    (each its own connection, documents dealt round-robin)."""
+    (each its own connection, documents dealt round-robin). The new commits' shas are
+    appended to ``created``."""
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     nonce = f"{seed}:{time.time_ns()}"
     bodies = []
     for i in range(n_docs):
         sha = hashlib.sha1(f"bench-ingest:{nonce}:{i}".encode()).hexdigest()
         doc = harness_document(world, len(cat.shas) + first_commit + i, i % world.machines, sha)
+        if created is not None:
+            created.append(sha)
         bodies.append(json.dumps(doc).encode())
     times: list[float] = []
     problems: list[str] = []
@@ -522,6 +527,15 @@ def time_ingest(client: httpx.Client, token: str, cat: Catalog, world: World, n_
         api_cpu_ms_per_doc=api_cpu, db_cpu_ms_per_doc=db_cpu, uploaders=uploaders)
 
 
+def remove_commits(url: str, shas: list[str]) -> int:
+    """Delete what ingest added (the commits cascade to their documents and results), so
+    the next measurement sees the seeded history: same points per series, and every
+    commit on every machine."""
+    with psycopg.connect(url) as conn:
+        cur = conn.execute("DELETE FROM commits WHERE sha = ANY(%s)", (shas,))
+        return cur.rowcount
+
+
 # ---- report -----------------------------------------------------------------------------
 
 def _uptime() -> str:
@@ -560,7 +574,7 @@ def table(timings: list[Timing], ingests: list[IngestTiming]) -> str:
 def measure(database: str, admin: str, requests: int, warmup: int, ingest_docs: int,
             seed: int, only: list[str] | None = None, budget_s: float = math.inf,
             progress: bool = False, ingest_uploaders: int = 1,
-            workers: int = 1) -> dict[str, Any]:
+            workers: int = 1, keep_ingested: bool = False) -> dict[str, Any]:
     url = database_url(admin, database)
     cat = read_catalog(url)
     if not cat.shas:
@@ -592,13 +606,18 @@ def measure(database: str, admin: str, requests: int, warmup: int, ingest_docs: 
                            f"p95 {t.p95_ms} ms, cpu api {t.api_cpu_ms} db {t.db_cpu_ms} ms",
                            err=True)
         ingests = []
+        created: list[str] = []
         if ingest_docs > 0:
-            ingests.append(time_ingest(client, server.token, cat, world, ingest_docs, seed, meter))
+            ingests.append(time_ingest(client, server.token, cat, world, ingest_docs, seed, meter,
+                                       created=created))
         if ingest_docs > 0 and ingest_uploaders > 1:
             ingests.append(time_ingest(client, server.token, cat, world, ingest_docs, seed,
-                                       meter, ingest_uploaders, first_commit=ingest_docs))
+                                       meter, ingest_uploaders, first_commit=ingest_docs,
+                                       created=created))
         meter.close()
         server_log = server.log.read_text(errors="replace")[-2000:]
+    report["ingested_commits_removed"] = (
+        remove_commits(url, created) if created and not keep_ingested else 0)
     report["uptime_after"] = _uptime()
     report["queries"] = [t.__dict__ for t in timings]
     report["ingest"] = ingests[0].__dict__ if ingests else None
@@ -621,6 +640,8 @@ def main(
     ingest_uploaders: int = typer.Option(1, min=1, help="When > 1, a second ingest round "
                                          "with this many concurrent uploaders."),
     workers: int = typer.Option(1, min=1, help="`basketbench serve --workers`."),
+    keep_ingested: bool = typer.Option(False, help="Keep the commits ingest added (by "
+                                       "default they are deleted at the end)."),
     seed: int = typer.Option(1, help="The seed bench.seed used (machine fingerprints)."),
     only: list[str] = typer.Option([], help="Only queries whose name contains this."),
     budget_s: float = typer.Option(120.0, help="Seconds per query after which it stops "
@@ -630,7 +651,7 @@ def main(
 ) -> None:
     report = measure(database, admin_url, requests, warmup, ingest_docs, seed, only or None,
                      budget_s, progress=not quiet, ingest_uploaders=ingest_uploaders,
-                     workers=workers)
+                     workers=workers, keep_ingested=keep_ingested)
     typer.echo(report["table"])
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -85,7 +85,7 @@ def drop_database(admin: str, name: str) -> None:
 
 
 def migrate(url: str) -> None:
-    from basketbench.core import migrate as migrations
+    import basketbench.core.migrate as migrations
     from basketbench.core.config import Settings
 
     migrations.upgrade(Settings(database_url=url))

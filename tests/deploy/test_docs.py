@@ -1,4 +1,4 @@
-"""The deployment docs name every setting the code reads, and every compose variable."""
+"""The README names every setting the code reads, and every compose variable."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from basketbench_workers.config import WorkerSettings
 
 from .support import REPO
 
-DOC = REPO / "docs" / "README-deploy.md"
+DOC = REPO / "README.md"
 
 
 def _documented() -> set[str]:

@@ -104,23 +104,21 @@ def harness_batch(doc: Any, target: Target) -> Batch:
 STAT_KEYS = ("median", "min", "max", "mean", "stddev", "cv", "n", "samples")
 
 
-def _stats(prefix: str, stats: dict[str, Any] | None) -> dict[str, Any]:
+_NO_STATS = (None,) * len(STAT_KEYS)
+
+
+def _stats(stats: dict[str, Any] | None) -> tuple[Any, ...]:
+    """The c_/d_ column values of one speed, in STAT_KEYS order."""
     if not stats:
-        return {f"{prefix}_{k}": None for k in
-                ("median", "min", "max", "mean", "stddev", "cv", "n", "samples")}
+        return _NO_STATS
     samples = stats.get("samples") or None  # validated: a list of numbers
     lo, hi = stats.get("min"), stats.get("max")
     if samples and lo is None:
         lo = min(samples)
     if samples and hi is None:
         hi = max(samples)
-    return {
-        f"{prefix}_median": stats["median"], f"{prefix}_min": lo, f"{prefix}_max": hi,
-        f"{prefix}_mean": stats.get("mean"), f"{prefix}_stddev": stats.get("stddev"),
-        f"{prefix}_cv": stats.get("cv"),
-        f"{prefix}_n": len(samples) if samples else stats.get("n"),
-        f"{prefix}_samples": samples,
-    }
+    return (stats["median"], lo, hi, stats.get("mean"), stats.get("stddev"), stats.get("cv"),
+            len(samples) if samples else stats.get("n"), samples)
 
 
 def _configuration_ids(session: Session, results: list[dict[str, Any]]) -> dict[tuple[Any, ...],
@@ -258,20 +256,15 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
 
     conf_ids = _configuration_ids(session, batch.results)
     ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in batch.results})
-    rows = []
-    for r in batch.results:
-        row: dict[str, Any] = {
-            "document_id": document.id, "run_id": document.run_id, "commit_id": commit.id,
-            "machine_id": machine.id, "dataset_id": ds_ids[r["dataset"]],
-            "configuration_id": conf_ids[tuple(r[k] for k in CONF_KEYS)],
-            "uncompressed_bytes": r.get("uncompressed_bytes"),
-            "compressed_bytes": r.get("compressed_bytes"), "ratio": r.get("ratio"),
-            "roundtrip_ok": bool(r.get("roundtrip_ok", True)), "error": r.get("error"),
-            "dictionary_train_ms": r.get("dictionary_train_ms"),
-        }
-        for metric, prefix in zip(SPEED_METRICS, ("c", "d"), strict=True):
-            row.update(_stats(prefix, r.get(metric)))
-        rows.append(row)
+    # Tuples in RESULT_COLUMNS order: hundreds of rows per document, no per-row dicts.
+    ids = (document.id, document.run_id, commit.id, machine.id)
+    c_metric, d_metric = SPEED_METRICS
+    rows = [
+        (*ids, ds_ids[r["dataset"]], conf_ids[tuple(r[k] for k in CONF_KEYS)],
+         r.get("uncompressed_bytes"), r.get("compressed_bytes"), r.get("ratio"),
+         bool(r.get("roundtrip_ok", True)), r.get("error"), r.get("dictionary_train_ms"),
+         *_stats(r.get(c_metric)), *_stats(r.get(d_metric)))
+        for r in batch.results]
     _bulk_insert(session, rows)
     if run is not None:
         session.execute(update(Run).where(Run.id == run.id).values(
@@ -282,7 +275,8 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
                      commit=commit.sha, machine_id=machine.id, run_id=document.run_id)
 
 
-# PostgreSQL types of the results columns, for binary COPY (psycopg's C dumpers).
+# The results columns ingest writes, with their PostgreSQL types for binary COPY
+# (psycopg's C dumpers).
 _SPEED_TYPES = ["float8"] * 6 + ["int4", "json"]
 COPY_TYPES = {
     **dict.fromkeys(["document_id", "run_id", "commit_id", "machine_id", "dataset_id",
@@ -292,9 +286,10 @@ COPY_TYPES = {
     **dict(zip([f"c_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
     **dict(zip([f"d_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
 }
+RESULT_COLUMNS = tuple(COPY_TYPES)
 
 
-def _bulk_insert(session: Session, rows: list[dict[str, Any]]) -> None:
+def _bulk_insert(session: Session, rows: list[tuple[Any, ...]]) -> None:
     """Binary COPY on PostgreSQL (several times faster than INSERT for hundreds of rows);
     executemany in batches elsewhere. Both run inside the session's transaction."""
     if not rows:
@@ -302,18 +297,18 @@ def _bulk_insert(session: Session, rows: list[dict[str, Any]]) -> None:
     conn = session.connection()
     if conn.dialect.name != "postgresql":
         for start in range(0, len(rows), BATCH):
-            session.execute(insert(Result), rows[start:start + BATCH])
+            session.execute(insert(Result), [dict(zip(RESULT_COLUMNS, row, strict=True))
+                                             for row in rows[start:start + BATCH]])
         return
     from psycopg.types.json import set_json_dumps
 
-    columns = list(rows[0])
     raw: Any = conn.connection.driver_connection
     set_json_dumps(orjson.dumps, raw)
     with raw.cursor() as cur, cur.copy(
-            f"COPY results ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
-        copy.set_types([COPY_TYPES[c] for c in columns])
+            f"COPY results ({', '.join(RESULT_COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types([COPY_TYPES[c] for c in RESULT_COLUMNS])
         for row in rows:
-            copy.write_row(tuple(row.values()))
+            copy.write_row(row)
 
 
 def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target) -> IngestOut:
