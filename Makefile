@@ -45,7 +45,7 @@ services:
 	@bash scripts/ensure-services.sh
 
 test-python: venv harness-build services
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -rs -p no:cacheprovider
 
 lint: venv frontend-deps
 	$(VENV)/bin/ruff check backend workers tests bench
