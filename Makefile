@@ -45,6 +45,8 @@ services:
 	@bash scripts/ensure-services.sh
 
 test-python: venv harness-build services
+	# The demo's fallback data (scikit-hep-testdata) is tested too, even where ../shared exists.
+	$(PY) -m pip install -q -e '.[dev,demo]'
 	$(PY) -m pytest -q -rs -p no:cacheprovider
 
 lint: venv frontend-deps
