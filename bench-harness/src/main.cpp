@@ -1,4 +1,4 @@
-// rzbench command line (contract: /work/issues/RZBENCH_CLI.md, mirrored in ../README.md).
+// rzbench command line (contract: docs/RZBENCH_CLI.md, mirrored in ../README.md).
 // Exit codes: 0 ok, 1 a result failed, 2 usage error or bad input.
 #include "rzbench/codecs.hpp"
 #include "rzbench/corpus.hpp"

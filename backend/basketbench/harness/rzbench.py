@@ -1,4 +1,4 @@
-"""Finding and running the C++ harness `rzbench` (command line: /work/issues/RZBENCH_CLI.md)."""
+"""Finding and running the C++ harness `rzbench` (command line: docs/RZBENCH_CLI.md)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@
 
 namespace rzbench {
 
-// The verify document (see RZBENCH_CLI.md); failures go to "failures", old "CS" baskets to
+// The verify document (see docs/RZBENCH_CLI.md); failures go to "failures", old "CS" baskets to
 // "unsupported".
 nlohmann::json verify_dataset(const Dataset &d);
 
