@@ -39,30 +39,36 @@ bool parse_preconditioner(const std::string &s, Preconditioner &out)
    return true;
 }
 
+namespace {
+
+// Byte transpose of a rows x cols matrix: dst[c][r] = src[r][c]. Shuffle is the transpose of
+// (elements x element size), unshuffle the transpose back; a trailing partial element is copied.
+void transpose_bytes(const uint8_t *src, uint8_t *dst, size_t n, size_t rows, size_t cols)
+{
+   for (size_t r = 0; r < rows; ++r)
+      for (size_t c = 0; c < cols; ++c)
+         dst[c * rows + r] = src[r * cols + c];
+   copy_bytes(dst + rows * cols, src + rows * cols, n - rows * cols);
+}
+
+} // namespace
+
 void shuffle(const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
 {
    const size_t nelem = esize > 0 ? n / esize : 0;
-   if (esize <= 1 || nelem == 0) {
+   if (esize <= 1 || nelem == 0)
       copy_bytes(dst, src, n);
-      return;
-   }
-   for (size_t e = 0; e < nelem; ++e)
-      for (size_t k = 0; k < esize; ++k)
-         dst[k * nelem + e] = src[e * esize + k];
-   copy_bytes(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
+   else
+      transpose_bytes(src, dst, n, nelem, esize);
 }
 
 void unshuffle(const uint8_t *src, uint8_t *dst, size_t n, size_t esize)
 {
    const size_t nelem = esize > 0 ? n / esize : 0;
-   if (esize <= 1 || nelem == 0) {
+   if (esize <= 1 || nelem == 0)
       copy_bytes(dst, src, n);
-      return;
-   }
-   for (size_t e = 0; e < nelem; ++e)
-      for (size_t k = 0; k < esize; ++k)
-         dst[e * esize + k] = src[k * nelem + e];
-   copy_bytes(dst + nelem * esize, src + nelem * esize, n - nelem * esize);
+   else
+      transpose_bytes(src, dst, n, esize, nelem);
 }
 
 namespace {
