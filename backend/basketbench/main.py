@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": text}
     for status, text in ((400, "bad request"), (401, "missing or invalid token / signature"),
-                         (404, "not found"), (422, "invalid input, with every reason"))
+                         (404, "not found"), (422, "invalid input, with every reason"),
+                         (503, "database unavailable; retry after Retry-After seconds"))
 }
 
 
@@ -84,7 +85,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # scipy takes a second or two to import: pay it at start, not in the first compare.
         import scipy.stats  # noqa: F401
 
+        dispatcher = None
+        if settings.dispatch == "auto":
+            from basketbench.services.dispatch import Dispatcher
+
+            dispatcher = Dispatcher(app.state.sessionmaker, settings)
+            dispatcher.start()
         yield
+        if dispatcher is not None:
+            dispatcher.stop()
         engine.dispose()
 
     app = FastAPI(

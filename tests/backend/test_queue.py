@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 import uuid
 
 import pytest
@@ -40,8 +41,9 @@ def _messages(tag: str) -> list[dict]:
 def test_enqueue_run_sends_the_task_by_name_to_the_tag_queue(settings, queue_tag):
     s = settings.model_copy(update={"broker_url": f"redis://127.0.0.1:6379/{REDIS_DB}",
                                     "dispatch": "auto"})
-    assert enqueue_run(41, queue_tag, s) is True
-    assert _messages(queue_tag) == [{"task": "basketbench.run_benchmark", "args": [41]}]
+    assert enqueue_run(41, queue_tag, s, generation=3) is True
+    # The generation lets the worker's claim drop a stale message (services/dispatch.py).
+    assert _messages(queue_tag) == [{"task": "basketbench.run_benchmark", "args": [41, 3]}]
 
 
 def test_webhook_enqueues_each_new_run(settings, session, queue_tag):
@@ -51,7 +53,11 @@ def test_webhook_enqueues_each_new_run(settings, session, queue_tag):
                                     "dispatch": "auto"})
     with TestClient(create_app(s)) as c:
         r = post_webhook(c, "push", push_payload([sha(1, "qq"), sha(2, "qq")]), "q-1")
-    assert r.status_code == 202
+        assert r.status_code == 202
+        # The dispatcher thread (started with the app) publishes the outbox rows.
+        deadline = time.monotonic() + 30
+        while len(_messages(queue_tag)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
     sent = sorted(m["args"][0] for m in _messages(queue_tag))
     assert sent == sorted(r.json()["run_ids"]) and len(sent) == 2
 

@@ -56,6 +56,13 @@ class ApiClient:
     def patch_run(self, run_id: int, **fields: Any) -> dict[str, Any]:
         return dict(self._request("PATCH", f"/runs/{run_id}", json=fields) or {})
 
+    def claim_run(self, run_id: int, generation: int, machine_id: int | None) -> dict[str, Any]:
+        """Take the run for this generation; ApiError 409 = the message is stale."""
+        body: dict[str, Any] = {"generation": generation}
+        if machine_id is not None:
+            body["machine_id"] = machine_id
+        return dict(self._request("POST", f"/runs/{run_id}/claim", json=body))
+
     # machines
     def register_machine(self, name: str, tag: str, fingerprint: dict[str, Any]) -> dict[str, Any]:
         body = {"name": name, "tag": tag, "fingerprint": fingerprint}

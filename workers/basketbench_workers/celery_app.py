@@ -24,10 +24,11 @@ def make_app() -> Celery:
         task_ignore_result=True,
         task_serializer="json",
         accept_content=["json"],
-        # Redis redelivers an unacked message after visibility_timeout: it must exceed the
-        # longest run, or a healthy long run would be started twice.
+        # Redis redelivers an unacked message after visibility_timeout: tied to the run's
+        # hard limit (config.effective_visibility_timeout); a duplicate is dropped anyway
+        # by the claim (generation), so it is a safety net, not the recovery path.
         broker_transport_options={
-            "visibility_timeout": settings.visibility_timeout,
+            "visibility_timeout": settings.effective_visibility_timeout,
             "unacked_restore_interval": settings.unacked_restore_interval,
             "unacked_restore_throttle": settings.unacked_restore_throttle,
         },

@@ -37,8 +37,11 @@ class WorkerSettings(BaseSettings):
 
     # Fault handling.
     max_attempts: int = 3
-    # Redis redelivers an unacked task after this many seconds: longer than the longest run.
-    visibility_timeout: int = 6 * 3600
+    # Redis redelivers an unacked task after this many seconds. Unset = the run's hard time
+    # limit (every stage at its limit) plus 10 minutes, so a healthy run is never redelivered;
+    # a killed worker's run is requeued much sooner by the API's heartbeat reaper, and the
+    # message redelivered later is dropped (its generation is stale).
+    visibility_timeout: int | None = None
     # How often a consumer sweeps for unacked messages older than visibility_timeout.
     unacked_restore_interval: int = 10
     unacked_restore_throttle: int = 10
@@ -51,6 +54,12 @@ class WorkerSettings(BaseSettings):
 
     def stage_timeout(self, stage: str) -> float:
         return float(getattr(self, f"stage_timeout_{stage}"))
+
+    @property
+    def effective_visibility_timeout(self) -> int:
+        if self.visibility_timeout is not None:
+            return self.visibility_timeout
+        return int(self.run_time_limit) + 600
 
     @property
     def run_time_limit(self) -> float:

@@ -7,11 +7,14 @@ gives a new corpus instead of silently reusing a stale one.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from pathlib import Path
 
 from basketbench_workers.procs import StageFailed
 from basketbench_workers.suites import CorpusSpec
+
+log = logging.getLogger(__name__)
 
 
 def _resolve(spec: CorpusSpec) -> list[Path]:
@@ -34,23 +37,55 @@ def _digest(paths: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def checksum_path(target: Path) -> Path:
+    return target.with_name(target.name + ".sha256")
+
+
+def cached_ok(target: Path) -> bool:
+    """The cached corpus is byte-for-byte what was extracted (its recorded sha256): a
+    truncated or bit-flipped file (disk trouble, a stray write) is rebuilt, not used."""
+    try:
+        recorded = checksum_path(target).read_text().strip()
+    except OSError:
+        return False
+    return target.is_file() and recorded == file_sha256(target)
+
+
 def corpus_file(spec: CorpusSpec, cache_dir: Path) -> Path:
-    """The cached corpus for `spec`, extracting it on first use."""
+    """The cached corpus for `spec`, extracting it on first use or when its checksum
+    does not match."""
     from basketbench.harness import extract_corpus
 
     sources = _resolve(spec)
     target = cache_dir / f"{spec.name}-{_digest(sources)}.bbc"
-    if target.is_file():
+    if cached_ok(target):
         return target
+    if target.exists():
+        log.warning("cached corpus %s fails its checksum: rebuilding it", target.name)
     cache_dir.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(f".partial-{os.getpid()}")
     try:
         extract_corpus(sources, partial, spec.name)
-        partial.replace(target)  # atomic: a killed worker never leaves a half corpus behind
+        digest = file_sha256(partial)
+        # Checksum first, then the corpus, both atomically: a killed worker leaves either
+        # no corpus or one whose checksum is recorded (a stale checksum only rebuilds).
+        tmp_sum = checksum_path(partial)
+        tmp_sum.write_text(digest + "\n")
+        tmp_sum.replace(checksum_path(target))
+        partial.replace(target)
     except StageFailed:
         raise
     except Exception as exc:  # extraction errors are data problems: fail the run clearly
         raise StageFailed(f"corpus {spec.name}: extraction failed: {exc}") from exc
     finally:
         partial.unlink(missing_ok=True)
+        checksum_path(partial).unlink(missing_ok=True)
     return target

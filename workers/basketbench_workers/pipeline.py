@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import shutil
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -101,8 +102,12 @@ def execute_run(
     settings: WorkerSettings,
     identity: WorkerIdentity,
     attempts: AttemptCounter,
+    generation: int | None = None,
 ) -> str:
     """Run `run_id` to done/failed; returns what happened ("done", "failed", "skipped", ...).
+
+    With a `generation` (a message from the API's outbox) the run is claimed first: a
+    stale message (the run was requeued, or another worker has it) is dropped.
 
     TransientApiError escapes (the caller retries later); everything else ends as a
     failed run with its log tail.
@@ -119,7 +124,20 @@ def execute_run(
         return "skipped"
 
     reporter = RunReporter(api, run_id)
-    attempt = max(attempts.next(run_id), int(run.get("attempts") or 0))
+    state = state_file(settings.worker_dir, settings.api_url, identity.tag)
+    known = load_state(state)
+    if generation is not None:
+        try:
+            run = api.claim_run(run_id, generation, int(known["machine_id"]) if known else None)
+        except ApiError as exc:
+            if exc.status in (404, 409):
+                log.info("run %s: message for generation %s dropped: %s", run_id, generation,
+                         exc)
+                return "stale"
+            raise
+        attempt = int(run.get("attempts") or 1)
+    else:
+        attempt = max(attempts.next(run_id), int(run.get("attempts") or 0))
     if attempt > settings.max_attempts:
         reporter.failed(
             f"gave up after {settings.max_attempts} attempts (its worker was lost each time)"
@@ -135,9 +153,9 @@ def execute_run(
         )
     document = workdir / "result.json"
 
-    state = state_file(settings.worker_dir, settings.api_url, identity.tag)
-    known = load_state(state)
     reporter.start(int(known["machine_id"]) if known else None, attempt)
+    beat = RunHeartbeat(api, run_id, settings.heartbeat_seconds)
+    beat.start()
     try:
         if int(run.get("result_count") or 0) > 0:
             # An earlier attempt uploaded and died before saying so. Its document, if this
@@ -161,7 +179,30 @@ def execute_run(
         log.exception("run %s failed unexpectedly", run_id)
         reporter.failed(f"{type(exc).__name__}: {exc}", traceback.format_exc()[-4000:])
         return "failed"
+    finally:
+        beat.stop()
     return outcome
+
+
+class RunHeartbeat(threading.Thread):
+    """While this process runs the run, tell the API every `interval` seconds (an empty
+    PATCH refreshes the run's heartbeat): the API's reaper requeues a run whose heartbeat
+    stopped, i.e. whose worker was killed."""
+
+    def __init__(self, api: ApiClient, run_id: int, interval: float) -> None:
+        super().__init__(name=f"run-heartbeat-{run_id}", daemon=True)
+        self.api, self.run_id, self.interval = api, run_id, interval
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.wait(self.interval):
+            try:
+                self.api.patch_run(self.run_id)
+            except (TransientApiError, ApiError) as exc:
+                log.warning("run %s: heartbeat lost: %s", self.run_id, exc)
+
+    def stop(self) -> None:
+        self._stop_event.set()
 
 
 def _stages(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
@@ -14,6 +16,7 @@ from basketbench.models import ApiToken
 from basketbench.services import tokens
 from basketbench.services.errors import Unauthorized
 
+log = logging.getLogger(__name__)
 _bearer = HTTPBearer(auto_error=False, description="token from `basketbench token create`")
 
 
@@ -23,8 +26,15 @@ def get_settings_dep(request: Request) -> Settings:
 
 
 def get_session(request: Request) -> Iterator[Session]:
-    with request.app.state.sessionmaker() as session:
+    session = request.app.state.sessionmaker()
+    try:
         yield session
+    finally:
+        try:
+            session.close()
+        except DBAPIError as exc:  # the connection died with the database: drop it quietly
+            log.warning("closing a session failed: %s", str(exc).splitlines()[0][:200])
+            session.invalidate()
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]

@@ -8,7 +8,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from basketbench.services.errors import ServiceError
@@ -17,7 +18,7 @@ log = logging.getLogger(__name__)
 
 _CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
           405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media",
-          422: "invalid", 429: "too_many_requests"}
+          422: "invalid", 429: "too_many_requests", 503: "unavailable"}
 
 
 def error_response(status: int, code: str, message: str, details: list[Any] | None = None,
@@ -56,6 +57,19 @@ def install(app: FastAPI) -> None:
         # The database refused a value (e.g. an id beyond 32 bits): the input was bad.
         return error_response(400, "bad_request", "a value is out of range",
                               [str(exc.orig).splitlines()[0] if exc.orig else ""])
+
+    retry_after = str(getattr(getattr(app.state, "settings", None), "retry_after", 5))
+
+    async def _unavailable(_: Request, exc: Exception) -> JSONResponse:
+        # Refused, timed out, cut by the statement guard, or no free pooled connection:
+        # the database is (for now) unavailable, not the request wrong.
+        first = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        log.warning("database unavailable: %s", first[0][:300] if first else type(exc))
+        return error_response(503, "unavailable", "the database is unavailable; retry later",
+                              [], {"Retry-After": retry_after})
+
+    for error in (OperationalError, InterfaceError, PoolTimeout):
+        app.add_exception_handler(error, _unavailable)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

@@ -69,6 +69,32 @@ class Settings(BaseSettings):
     """auto: Celery when broker_url is set, else inline (embedded); none: runs stay
     'queued' in the database (external schedulers, tests)."""
     db_pool_size: int = 10
+    db_max_overflow: int = 5
+    db_pool_timeout: float = 2.0
+    """Seconds a request waits for a free pooled connection before answering 503."""
+    db_connect_timeout: int = 3
+    """Seconds to open a PostgreSQL connection (libpq's minimum is 2)."""
+    db_statement_timeout: float = 15.0
+    """Seconds one SQL statement may run. The server cancels it; a server that does not
+    answer at all is cut off by the client 2 s later (core/dbguard.py). 0 = no limit."""
+    retry_after: int = 5
+    """Retry-After (seconds) of the 503 answers given while the database is unavailable."""
+    broker_timeout: float = 3.0
+    """Seconds per broker connect / socket operation when the dispatcher publishes a run."""
+    dispatch_interval: float = 2.0
+    """Seconds between the dispatcher's passes over the outbox (it is also woken at once
+    when a request queues runs)."""
+    dispatch_backoff_min: float = 1.0
+    dispatch_backoff_max: float = 60.0
+    """Waits before retrying runs the broker did not take: from dispatch_backoff_min,
+    doubling per failure, at most dispatch_backoff_max seconds."""
+    run_heartbeat_timeout: float = 180.0
+    """A running run whose worker sent nothing for this long is requeued (its worker was
+    killed); keep it well above the workers' BASKETBENCH_HEARTBEAT_SECONDS."""
+    run_max_attempts: int = 3
+    """A run whose worker was lost this many times is failed instead of requeued."""
+    reap_interval: float = 15.0
+    """Seconds between the reaper's looks for runs with a stopped heartbeat."""
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -25,11 +25,34 @@ def make_engine(settings: Settings) -> Engine:
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
         kwargs["pool_size"] = settings.db_pool_size
-        kwargs["pool_pre_ping"] = True
+        kwargs["max_overflow"] = settings.db_max_overflow
+        # A request never queues long for a connection: 503 rather than a hang.
+        kwargs["pool_timeout"] = settings.db_pool_timeout
+        kwargs["connect_args"] = postgres_connect_args(settings)
+        kwargs["pool_pre_ping"] = settings.db_statement_timeout <= 0
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif settings.db_statement_timeout > 0:
+        # Pings every checkout (replaces pool_pre_ping) and cuts connections whose server
+        # does not answer: see core/dbguard.py.
+        from basketbench.core.dbguard import StatementGuard
+
+        StatementGuard(settings.db_statement_timeout + 2.0).install(engine)
     return engine
+
+
+def postgres_connect_args(settings: Settings) -> dict[str, Any]:
+    """libpq options: bounded connect, server-side statement limit, TCP keepalives so a
+    vanished server is noticed on idle pooled connections too."""
+    args: dict[str, Any] = {
+        "connect_timeout": max(2, int(settings.db_connect_timeout)),
+        "keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10,
+        "keepalives_count": 3,
+    }
+    if settings.db_statement_timeout > 0:
+        args["options"] = f"-c statement_timeout={int(settings.db_statement_timeout * 1000)}"
+    return args
 
 
 def _dumps(value: Any) -> str:

@@ -1,5 +1,10 @@
 """Hands runs to workers: Celery by task name, or inline in embedded mode.
 
+Only the dispatcher (services/dispatch.py) calls ``publish``; requests never talk to
+the broker, so a broker that is down or never answers cannot slow them. Every broker
+call is bounded: connect and socket timeouts, no Celery-level retries (the outbox
+retries with back-off instead).
+
 The API never imports worker code except the embedded hook, and only
 lazily: ``basketbench_workers.embedded.run_inline(run_id)``.
 """
@@ -18,41 +23,75 @@ log = logging.getLogger(__name__)
 TASK_NAME = "basketbench.run_benchmark"
 
 
+class BrokerUnavailable(Exception):
+    """The broker refused, timed out or failed: the outbox row is retried later."""
+
+
 @lru_cache(maxsize=4)
-def _celery(broker_url: str) -> Any:
+def _celery(broker_url: str, timeout: float) -> Any:
     from celery import Celery
 
     app = Celery("basketbench-api", broker=broker_url)
-    app.conf.broker_connection_timeout = 5
+    app.conf.broker_connection_timeout = timeout
     app.conf.broker_connection_retry_on_startup = False
+    app.conf.broker_connection_max_retries = 0
     app.conf.task_create_missing_queues = True
+    app.conf.broker_pool_limit = 2
+    # A broker that accepts connections and never answers: every socket read and
+    # connect gives up after `timeout` seconds (redis-py raises TimeoutError).
+    app.conf.broker_transport_options = {
+        "socket_timeout": timeout, "socket_connect_timeout": timeout,
+        "max_retries": 0,
+    }
     return app
 
 
-def enqueue_run(run_id: int, tag: str, settings: Settings | None = None) -> bool:
-    """Queue one run on its hardware tag's queue. Returns False if it stays queued only
-    in the database (broker down or no embedded runner); never raises."""
+def _reset(broker_url: str, timeout: float) -> None:
+    """Drop pooled broker connections after a failure: the next publish reconnects."""
+    from kombu import pools
+
+    try:
+        pools.reset()  # kombu's process-wide pools: a closed pool must not be reused
+    except Exception:  # closing a dead connection may itself fail
+        log.debug("closing broker connections failed", exc_info=True)
+    _celery.cache_clear()
+
+
+def publish(run_id: int, generation: int, tag: str, settings: Settings | None = None) -> None:
+    """Send one run's task (with the generation it is sent for) to its tag's queue, or
+    start it inline in embedded mode. Raises BrokerUnavailable on any broker failure."""
     settings = settings or get_settings()
-    if settings.dispatch == "none":
-        return False
     if settings.broker_url:
+        timeout = settings.broker_timeout
         try:
-            _celery(settings.broker_url).send_task(TASK_NAME, args=[run_id], queue=tag)
-            return True
-        except Exception:  # broker down: the run stays 'queued' and can be re-triggered
-            log.exception("could not enqueue run %s on queue %s", run_id, tag)
-            return False
+            _celery(settings.broker_url, timeout).send_task(
+                TASK_NAME, args=[run_id, generation], queue=tag, retry=False)
+        except Exception as exc:
+            _reset(settings.broker_url, timeout)
+            raise BrokerUnavailable(f"{type(exc).__name__}: {exc}"[:500]) from exc
+        return
     try:
         from basketbench_workers.embedded import run_inline
-    except ImportError:
-        log.warning("embedded mode without basketbench_workers.embedded: run %s stays queued",
-                    run_id)
-        return False
+    except ImportError as exc:
+        raise BrokerUnavailable("embedded mode without basketbench_workers.embedded") from exc
     thread = threading.Thread(
         target=_run_inline_logged, args=(run_inline, run_id), name=f"run-{run_id}", daemon=True
     )
     thread.start()
-    return True
+
+
+def enqueue_run(run_id: int, tag: str, settings: Settings | None = None,
+                generation: int = 0) -> bool:
+    """Publish at once; False when it failed (the caller keeps the outbox row pending)."""
+    settings = settings or get_settings()
+    if settings.dispatch == "none":
+        return False
+    try:
+        publish(run_id, generation, tag, settings)
+        return True
+    except BrokerUnavailable as exc:
+        log.warning("could not enqueue run %s on queue %s: %s", run_id, tag, exc)
+        return False
 
 
 def _run_inline_logged(fn: Any, run_id: int) -> None:

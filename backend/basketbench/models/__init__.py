@@ -6,9 +6,9 @@ from basketbench.models.experiment import Configuration, Dataset
 from basketbench.models.machine import Machine
 from basketbench.models.ops import ApiToken, WebhookDelivery
 from basketbench.models.result import Result, ResultDocument
-from basketbench.models.run import Run
+from basketbench.models.run import Run, RunDispatch
 
 __all__ = [
     "ApiToken", "Base", "Commit", "Configuration", "Dataset", "Machine", "Repository",
-    "Result", "ResultDocument", "Run", "WebhookDelivery",
+    "Result", "ResultDocument", "Run", "RunDispatch", "WebhookDelivery",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from basketbench.models.base import Base, Json, Timestamp, utcnow
@@ -38,3 +38,30 @@ class Run(Base):
     log_tail: Mapped[str | None] = mapped_column(Text)
     build_cache_hit: Mapped[bool | None] = mapped_column(Boolean)
     result_count: Mapped[int] = mapped_column(Integer, default=0)
+    # Bumped each time the run is (re)queued: a Celery message carries the generation it was
+    # sent for, and only a message of the current generation may claim the run (exactly once).
+    generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Refreshed by every worker update while running; the reaper requeues a run whose
+    # heartbeat stopped (its worker was killed).
+    heartbeat_at: Mapped[datetime | None] = mapped_column(Timestamp)
+
+
+class RunDispatch(Base):
+    """The outbox: the intent to hand a run (at one generation) to the broker, written in
+    the same transaction as the run. The dispatcher publishes it and marks it sent."""
+
+    __tablename__ = "run_dispatches"
+    __table_args__ = (
+        UniqueConstraint("run_id", "generation"),
+        Index("ix_run_dispatches_pending", "sent_at", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+    tag: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    due_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text)

@@ -51,3 +51,10 @@ class RunUpdate(BaseModel):
     attempts: int | None = Field(default=None, ge=0)
     started_at: datetime | None = None
     finished_at: datetime | None = None
+
+
+class RunClaim(BaseModel):
+    """A worker's claim of a run for the generation its task message carries."""
+
+    generation: int = Field(ge=0, le=2**31 - 1)
+    machine_id: int | None = Field(default=None, ge=1, le=2**31 - 1)

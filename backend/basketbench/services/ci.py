@@ -11,9 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
-from basketbench.core.queue import enqueue_run
 from basketbench.models import Commit, Run, WebhookDelivery
 from basketbench.schemas.ci import TriggerIn, TriggerOut, WebhookOut
+from basketbench.services import dispatch
 from basketbench.services.commits import CommitInfo, ensure_commit, store_commits
 from basketbench.services.errors import BadRequest, Invalid
 from basketbench.services.lookup import get_commit, get_repository, normalise_sha
@@ -98,17 +98,16 @@ def pull_request_commits(payload: dict[str, Any]) -> tuple[str, list[CommitInfo]
     return repo, [info]
 
 
-def _enqueue(settings: Settings, runs: list[Run]) -> None:
-    for run in runs:
-        enqueue_run(run.id, run.tag, settings)
-
-
 def handle_github(session: Session, settings: Settings, event: str, delivery: str,
                   payload: Any) -> tuple[int, WebhookOut]:
     """Returns (HTTP status, body). Signature is checked by the route before this."""
     previous = session.scalar(
         select(WebhookDelivery).where(WebhookDelivery.delivery_id == delivery))
     if previous is not None:
+        # A redelivery: runs of the first delivery that the broker never took go now.
+        if dispatch.rearm(session, previous.run_ids or []):
+            session.commit()
+            dispatch.wake()
         return 202, WebhookOut(delivery=delivery, event=previous.event,
                                run_ids=previous.run_ids or [], duplicate=True)
     if event == "ping":
@@ -140,7 +139,7 @@ def handle_github(session: Session, settings: Settings, event: str, delivery: st
             select(WebhookDelivery).where(WebhookDelivery.delivery_id == delivery))
         return 202, WebhookOut(delivery=delivery, event=event,
                                run_ids=again.run_ids if again else [], duplicate=True)
-    _enqueue(settings, runs)
+    dispatch.wake()  # the dispatcher publishes; the answer does not wait for the broker
     return 202, WebhookOut(delivery=delivery, event=event, run_ids=[r.id for r in runs],
                            ignored=not infos)
 
@@ -183,5 +182,5 @@ def trigger(session: Session, settings: Settings, body: TriggerIn, who: str) -> 
     unique = list({c.id: c for c in commits}.values())
     runs = create_runs(session, unique, tags, body.suite, f"trigger:{who}")
     session.commit()
-    _enqueue(settings, runs)
+    dispatch.wake()
     return TriggerOut(run_ids=[r.id for r in runs], commits=[c.sha for c in unique], tags=tags)

@@ -3,6 +3,12 @@
 order = 1 + max(order of known parents); a root commit gets 0; a commit whose
 parents are all unknown is appended after the newest known commit. Ties (siblings
 on different branches) are broken by commit date when listing.
+
+Whatever order commits arrive in, every stored commit ends up after its known parents:
+a commit that arrives (or learns its parents) after its children pushes them later.
+Orders of one repository are assigned under a per-repository lock (a PostgreSQL
+advisory lock held to the end of the transaction), so concurrent writers never read
+the same "newest" order nor insert the same commit twice.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Repository
@@ -29,19 +35,35 @@ class CommitInfo:
     branch: str | None = None
 
 
+# First key of the advisory lock: "bb" + 1, so no other lock user collides by chance.
+COMMIT_ORDER_LOCK = 0x62620001
+MAX_PROPAGATION_ROUNDS = 100_000
+
+
+def lock_repository(session: Session, repository_id: int) -> None:
+    """Serialise order assignment in one repository until this transaction ends (SQLite
+    serialises writers by itself)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:k, :r)"),
+                        {"k": COMMIT_ORDER_LOCK, "r": repository_id})
+
+
 def store_commits(session: Session, repo: Repository,
                   infos: list[CommitInfo]) -> tuple[list[Commit], list[Commit]]:
     """Insert unknown commits (given parents first). Returns (all, newly created)."""
     shas = [normalise_sha(i.sha) for i in infos]
     parent_shas = {normalise_sha(p) for i in infos for p in i.parents}
+    lock_repository(session, repo.id)
     known = {
         c.sha: c for c in session.scalars(
             select(Commit).where(Commit.repository_id == repo.id,
-                                 Commit.sha.in_(set(shas) | parent_shas)))
+                                 Commit.sha.in_(set(shas) | parent_shas))
+            .execution_options(populate_existing=True))
     }
     newest = max_order(session, repo.id)
     result: list[Commit] = []
     created: list[Commit] = []
+    moved: list[Commit] = []
     for info, sha in zip(infos, shas, strict=True):
         commit = known.get(sha)
         if commit is None:
@@ -63,6 +85,7 @@ def store_commits(session: Session, repo: Repository,
             known[sha] = commit
             newest = max(newest, order)
             created.append(commit)
+            moved.append(commit)
         else:
             # Fill what an earlier, thinner source (e.g. ingest ?commit=) did not know.
             commit.author = commit.author or _cut(info.author)
@@ -71,8 +94,48 @@ def store_commits(session: Session, repo: Repository,
             commit.branch = commit.branch or _cut(info.branch)
             if not commit.parents and info.parents:
                 commit.parents = [normalise_sha(p) for p in info.parents]
+                orders = [known[p].order for p in commit.parents if p in known]
+                if orders and commit.order != 1 + max(orders):
+                    # It was appended when its parents were unknown: place it after them.
+                    commit.order = 1 + max(orders)
+                    moved.append(commit)
         result.append(commit)
+    if moved:
+        session.flush()
+        _push_children_after(session, repo.id, moved)
     return result, created
+
+
+def _children(session: Session, repository_id: int, shas: list[str]) -> list[Commit]:
+    """Stored commits of the repository that name one of `shas` as a parent."""
+    if session.get_bind().dialect.name == "postgresql":
+        stmt = text("SELECT id FROM commits WHERE repository_id = :r "
+                    "AND jsonb_exists_any(parents::jsonb, CAST(:shas AS text[]))")
+        ids = list(session.scalars(stmt, {"r": repository_id, "shas": shas}))
+    else:
+        stmt = text("SELECT id FROM commits WHERE repository_id = :r AND EXISTS "
+                    "(SELECT 1 FROM json_each(commits.parents) WHERE value IN :shas)"
+                    ).bindparams(bindparam("shas", expanding=True))
+        ids = list(session.scalars(stmt, {"r": repository_id, "shas": shas}))
+    if not ids:
+        return []
+    return list(session.scalars(select(Commit).where(Commit.id.in_(ids))))
+
+
+def _push_children_after(session: Session, repository_id: int, moved: list[Commit]) -> None:
+    """Every known descendant of the moved commits gets an order above its parents'."""
+    frontier = {c.sha: c.order for c in moved}
+    rounds = 0
+    while frontier and rounds < MAX_PROPAGATION_ROUNDS:
+        rounds += 1
+        following: dict[str, int] = {}
+        for child in _children(session, repository_id, list(frontier)):
+            floor = max(frontier[p] for p in child.parents if p in frontier)
+            if child.order <= floor:
+                child.order = floor + 1
+                following[child.sha] = child.order
+        session.flush()
+        frontier = following
 
 
 def _cut(value: str | None, width: int = 200) -> str | None:
@@ -91,5 +154,25 @@ def ensure_commit(session: Session, repo: Repository, sha: str) -> Commit:
         # A prefix cannot be stored: the full sha would later become a second commit.
         raise Invalid(f"unknown commit {sha!r}: give the full 40-character sha",
                       [f"commit: {sha!r} matches no stored commit"])
+    if _store_aside(session, repo, sha):
+        found = find_commit(session, sha, repo.id)
+        if found is not None:
+            return found
     commits, _ = store_commits(session, repo, [CommitInfo(sha=sha)])
     return commits[0]
+
+
+def _store_aside(session: Session, repo: Repository, sha: str) -> bool:
+    """Store the commit in a short transaction of its own, so a long ingest does not hold
+    the repository's order lock to its end. Only on PostgreSQL, and only when the
+    repository is already committed (else its row is invisible there)."""
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql":
+        return False
+    with Session(bind=bind) as aside:
+        aside_repo = aside.get(Repository, repo.id)
+        if aside_repo is None:
+            return False
+        store_commits(aside, aside_repo, [CommitInfo(sha=sha)])
+        aside.commit()
+    return True

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Machine, ResultDocument
@@ -15,6 +15,7 @@ from basketbench.models.base import utcnow
 from basketbench.services.errors import Conflict, NotFound
 
 # Fields that describe the host, not the hardware/software: they never split a machine.
+MAX_VERSION_RACES = 5
 VOLATILE_FIELDS = {"hostname", "fingerprint_hash", "host_name", "date", "load_avg", "executable"}
 
 
@@ -29,31 +30,36 @@ def fingerprint_hash(fingerprint: dict[str, Any]) -> str:
 
 def register_machine(session: Session, name: str, tag: str, fingerprint: dict[str, Any],
                      fp_hash: str | None = None) -> tuple[Machine, bool]:
+    """An upsert: concurrent registrations (or ingests) of the same machine all get the one
+    row, never a unique-violation; a new fingerprint becomes the next version."""
     fp_hash = (fp_hash or fingerprint_hash(fingerprint)).lower()
-    existing = session.scalar(
-        select(Machine).where(Machine.name == name, Machine.fingerprint_hash == fp_hash))
-    if existing is not None:
-        if existing.tag != tag:
-            raise Conflict(
-                f"machine {name!r} with this fingerprint is registered with tag "
-                f"{existing.tag!r}, not {tag!r}")
-        return existing, False
-    version = (session.scalar(select(func.max(Machine.version)).where(Machine.name == name))
-               or 0) + 1
-    session.execute(update(Machine).where(Machine.name == name).values(active=False))
-    machine = Machine(name=name, tag=tag, version=version, fingerprint=fingerprint,
-                      fingerprint_hash=fp_hash, active=True)
-    session.add(machine)
-    try:
-        session.flush()
-    except IntegrityError:  # a concurrent registration of the same machine won
-        session.rollback()
-        again = session.scalar(
-            select(Machine).where(Machine.name == name, Machine.fingerprint_hash == fp_hash))
-        if again is None:
-            raise
-        return again, False
-    return machine, True
+    for _ in range(MAX_VERSION_RACES):
+        existing = session.scalar(
+            select(Machine).where(Machine.name == name, Machine.fingerprint_hash == fp_hash)
+            .execution_options(populate_existing=True))
+        if existing is not None:
+            if existing.tag != tag:
+                raise Conflict(
+                    f"machine {name!r} with this fingerprint is registered with tag "
+                    f"{existing.tag!r}, not {tag!r}")
+            return existing, False
+        version = (session.scalar(select(func.max(Machine.version))
+                                  .where(Machine.name == name)) or 0) + 1
+        module: Any = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+        new_id = session.scalar(
+            module.insert(Machine)
+            .values(name=name, tag=tag, version=version, fingerprint=fingerprint,
+                    fingerprint_hash=fp_hash, active=True, registered_at=utcnow())
+            .on_conflict_do_nothing()
+            .returning(Machine.id))
+        if new_id is None:
+            continue  # the same machine, or this version of the name, was taken meanwhile
+        session.execute(update(Machine).where(Machine.name == name, Machine.id != new_id)
+                        .values(active=False))
+        machine = session.get(Machine, new_id)
+        assert machine is not None
+        return machine, True
+    raise Conflict(f"machine {name!r}: too many concurrent registrations; retry")
 
 
 def heartbeat(session: Session, machine_id: int) -> Machine:

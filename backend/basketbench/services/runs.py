@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Machine, Repository, Run
 from basketbench.models.base import utcnow
-from basketbench.schemas.runs import RunOut, RunUpdate
-from basketbench.services.errors import Invalid, NotFound
+from basketbench.schemas.runs import RunClaim, RunOut, RunUpdate
+from basketbench.services.errors import Conflict, Invalid, NotFound
 from basketbench.services.sqlutil import AnySelect
 
 FINAL = {"succeeded", "failed", "cancelled"}
@@ -50,6 +51,11 @@ def create_runs(session: Session, commits: list[Commit], tags: list[str], suite:
             for c in commits for t in tags]
     session.add_all(runs)
     session.flush()
+    # The outbox row commits with the run: whatever the broker does, the run gets sent.
+    from basketbench.services.dispatch import add_dispatches
+
+    add_dispatches(session, runs)
+    session.flush()
     return runs
 
 
@@ -62,6 +68,7 @@ def update_run(session: Session, run_id: int, update: RunUpdate) -> RunOut:
             and session.get(Machine, data["machine_id"]) is None:
         raise Invalid(f"unknown machine {data['machine_id']}",
                       [{"loc": ["body", "machine_id"], "msg": "unknown machine"}])
+    run.heartbeat_at = utcnow()  # any worker update proves its worker alive
     status = data.get("status")
     if status == "running" and run.status != "running":
         run.started_at = data.pop("started_at", None) or utcnow()
@@ -81,4 +88,38 @@ def update_run(session: Session, run_id: int, update: RunUpdate) -> RunOut:
         else:
             setattr(run, key, value)
     session.commit()
+    return get_run_out(session, run_id)
+
+
+def claim_run(session: Session, run_id: int, claim: RunClaim, stale_after: float) -> RunOut:
+    """A worker takes the run for the generation its message carries, atomically: only one
+    message of the current generation wins (409 for the others, e.g. a dead worker's
+    message redelivered after the run was requeued). A running run whose heartbeat is
+    older than ``stale_after`` may be taken over by a message of its own generation."""
+    if claim.machine_id is not None and session.get(Machine, claim.machine_id) is None:
+        raise Invalid(f"unknown machine {claim.machine_id}",
+                      [{"loc": ["body", "machine_id"], "msg": "unknown machine"}])
+    now = utcnow()
+    cutoff = now - timedelta(seconds=stale_after)
+    values: dict[str, Any] = {
+        "status": "running", "stage": "checkout", "progress": 0.0, "heartbeat_at": now,
+        "started_at": now, "finished_at": None, "attempts": Run.attempts + 1,
+    }
+    if claim.machine_id is not None:
+        values["machine_id"] = claim.machine_id
+    taken = session.execute(
+        update(Run)
+        .where(Run.id == run_id, Run.generation == claim.generation,
+               or_(Run.status == "queued",
+                   and_(Run.status == "running",
+                        or_(Run.heartbeat_at < cutoff, Run.heartbeat_at.is_(None)))))
+        .values(**values)
+        .execution_options(synchronize_session=False))
+    session.commit()
+    if not getattr(taken, "rowcount", 0):
+        run = session.get(Run, run_id)
+        if run is None:
+            raise NotFound(f"unknown run {run_id}")
+        raise Conflict(f"run {run_id} is {run.status} at generation {run.generation}: "
+                       f"the message for generation {claim.generation} is stale")
     return get_run_out(session, run_id)

@@ -52,9 +52,12 @@ def _attempts() -> RedisAttempts:
     max_retries=MAX_RETRIES,
     ignore_result=True,
 )
-def run_benchmark(run_id: int) -> str:
+def run_benchmark(run_id: int, generation: int | None = None) -> str:
+    """`generation`: the run's generation this message was sent for (the API's outbox);
+    only a message of the current generation may claim the run."""
     settings = get_settings()
     with ApiClient(settings.api_url, settings.api_token, settings.http_timeout) as api:
-        outcome = execute_run(int(run_id), api, settings, worker_identity(), _attempts())
+        outcome = execute_run(int(run_id), api, settings, worker_identity(), _attempts(),
+                              generation=None if generation is None else int(generation))
     log.info("run %s: %s", run_id, outcome)
     return outcome
