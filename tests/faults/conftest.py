@@ -29,21 +29,21 @@ from .proxy import FaultProxy
 BASKETBENCH = str(Path(sys.executable).with_name("basketbench"))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def pg_proxy() -> Iterator[FaultProxy]:
     proxy = FaultProxy("127.0.0.1", 5432).start()
     yield proxy
     proxy.stop()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def redis_proxy() -> Iterator[FaultProxy]:
     proxy = FaultProxy("127.0.0.1", 6379).start()
     yield proxy
     proxy.stop()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def redis_db() -> Iterator[int]:
     """A Redis database number for this test's queues (queue names are unique too)."""
     yield random.randint(8, 15)
@@ -82,7 +82,8 @@ class Api:
     def sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
         url = self.database_url.replace("postgresql+psycopg://", "postgresql://")
         with psycopg.connect(url, autocommit=True) as conn:
-            return list(conn.execute(query, params).fetchall())
+            cur = conn.execute(query, params)
+            return list(cur.fetchall()) if cur.description else []
 
 
 def _free_port() -> int:
@@ -93,19 +94,19 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def start_api(
-    make_pg_database: Callable[[], str], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Callable[..., Api]]:
-    """start_api(db_port=None, database_url=None, **env) -> Api. The server migrates and
-    gets its token on the direct URL; it serves through the proxy's port when given.
-    Small pools: PostgreSQL's connections are shared by everyone on the machine."""
-    started: list[subprocess.Popen[bytes]] = []
+class Launcher:
+    """start(db_port=None, database_url=None, token=None, **env) -> Api. The server
+    migrates and gets its token on the direct URL; it serves through the proxy's port
+    when given. Small pools: PostgreSQL's connections are shared by everyone here."""
 
-    def start(db_port: int | None = None, database_url: str | None = None,
+    def __init__(self, make_db: Callable[[], str], tmp: pytest.TempPathFactory) -> None:
+        self.make_db, self.tmp = make_db, tmp
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def start(self, db_port: int | None = None, database_url: str | None = None,
               token: str | None = None, **extra_env: str) -> Api:
-        workdir = tmp_path_factory.mktemp("fault-api")
-        direct = database_url or make_pg_database()
+        workdir = self.tmp.mktemp("fault-api")
+        direct = database_url or self.make_db()
         env = {k: v for k, v in os.environ.items() if not k.startswith("BASKETBENCH_")}
         env.update({
             "BASKETBENCH_DATABASE_URL": direct,
@@ -118,10 +119,7 @@ def start_api(
             "BASKETBENCH_DISPATCH": "none",
         })
         if token is None:
-            created = subprocess.run(
-                [BASKETBENCH, "token", "create", "--name", "faults"], env=env, cwd=workdir,
-                capture_output=True, text=True, timeout=120, check=True)
-            token = created.stdout.strip().splitlines()[-1]
+            token = _migrate_and_make_token(direct)
         env.update(extra_env)
         if db_port is not None:
             env["BASKETBENCH_DATABASE_URL"] = via(direct, db_port)
@@ -131,20 +129,57 @@ def start_api(
             proc = subprocess.Popen(
                 [BASKETBENCH, "serve", "--host", "127.0.0.1", "--port", str(port),
                  "--no-migrate"], env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT)
-        started.append(proc)
+        self.started.append(proc)
         api = Api(f"http://127.0.0.1:{port}", token, direct, env, log_path, proc)
         wait_for(lambda: _healthy(api), 90, "the API to start", on_timeout=api.log)
         return api
 
-    yield start
-    for proc in started:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    def stop_all(self) -> None:
+        for proc in self.started:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=10)
+
+
+@pytest.fixture
+def start_api(
+    make_pg_database: Callable[[], str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., Api]]:
+    launcher = Launcher(make_pg_database, tmp_path_factory)
+    yield launcher.start
+    launcher.stop_all()
+
+
+@pytest.fixture(scope="module")
+def module_launcher(
+    make_session_pg_database: Callable[[], str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Launcher]:
+    """For an API shared by a module's tests (starting one costs seconds)."""
+    launcher = Launcher(make_session_pg_database, tmp_path_factory)
+    yield launcher
+    launcher.stop_all()
+
+
+def _migrate_and_make_token(database_url: str) -> str:
+    """What `basketbench token create` does, in this process (saves a slow start-up)."""
+    from basketbench.core import migrate
+    from basketbench.core.config import Settings
+    from basketbench.core.db import make_engine, make_sessionmaker
+    from basketbench.services.tokens import create_token
+
+    settings = Settings(database_url=database_url, db_pool_size=1, db_max_overflow=0)
+    migrate.upgrade(settings)
+    engine = make_engine(settings)
+    try:
+        with make_sessionmaker(engine)() as session:
+            _, plain = create_token(session, "faults")
+    finally:
+        engine.dispose()
+    return plain
 
 
 def _healthy(api: Api) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import Api, report, timed
+from .conftest import Api, Launcher, report, timed
 
 pytestmark = [pytest.mark.integration]
 
@@ -36,6 +36,11 @@ MACHINE = {
     "libraries": {"zlib": "1.3.1", "zstd": "1.5.5", "lz4": "1.9.4", "lzma": "5.4.1"},
     "fingerprint_hash": "feedbeef00000001",
 }
+
+
+@pytest.fixture(scope="module")
+def api(module_launcher: Launcher) -> Api:
+    return module_launcher.start(**RACE_ENV)
 
 
 def sha() -> str:
@@ -74,8 +79,7 @@ def orders(api: Api, repository: str) -> dict[str, int]:
                         "ON r.id = c.repository_id WHERE r.name = %s", repository))
 
 
-def test_same_document_from_eight_clients_is_stored_once(start_api: Callable[..., Api]) -> None:
-    api = start_api(**RACE_ENV)
+def test_same_document_from_eight_clients_is_stored_once(api: Api) -> None:
     repo, commit = f"race/{uuid.uuid4().hex[:8]}", sha()
     body = json.dumps(document(commit, repo)).encode()
     post = lambda: httpx.post(api.api + "/results", content=body, timeout=120,  # noqa: E731
@@ -86,14 +90,14 @@ def test_same_document_from_eight_clients_is_stored_once(start_api: Callable[...
     assert set(codes) <= {200, 201}, [a.text for a in answers]  # type: ignore[attr-defined]
     duplicates = [a.json()["duplicate"] for a in answers]  # type: ignore[attr-defined]
     assert duplicates.count(False) == 1
-    assert api.sql("SELECT count(*) FROM result_documents")[0][0] == 1
-    assert api.sql("SELECT count(*) FROM results")[0][0] == 1
+    of_commit = " JOIN commits c ON c.id = x.commit_id WHERE c.sha = %s"
+    assert api.sql("SELECT count(*) FROM result_documents x" + of_commit, commit)[0][0] == 1
+    assert api.sql("SELECT count(*) FROM results x" + of_commit, commit)[0][0] == 1
     assert api.sql("SELECT count(*) FROM commits WHERE sha = %s", commit)[0][0] == 1
     assert api.sql("SELECT count(*) FROM machines WHERE name = 'race-01'")[0][0] == 1
 
 
-def test_twenty_new_commits_at_once_get_distinct_orders(start_api: Callable[..., Api]) -> None:
-    api = start_api(**RACE_ENV)
+def test_twenty_new_commits_at_once_get_distinct_orders(api: Api) -> None:
     repo = f"race/{uuid.uuid4().hex[:8]}"
     # The repository exists first (as it does once anything was stored for it).
     first = sha()
@@ -124,9 +128,8 @@ def push(api: Api, repo: str, commit: str, parent: str) -> httpx.Response:
 
 
 def test_a_chain_pushed_in_random_order_is_ordered_by_its_parents(
-    start_api: Callable[..., Api],
+    api: Api,
 ) -> None:
-    api = start_api(**RACE_ENV)
     tag = "race-" + uuid.uuid4().hex[:6]
     r = httpx.post(api.api + "/machines", headers=api.headers, timeout=30,
                    json={"name": "chain", "tag": tag, "fingerprint": {"cpu": "c"}})
@@ -144,14 +147,17 @@ def test_a_chain_pushed_in_random_order_is_ordered_by_its_parents(
     along = [stored[c] for c in chain]
     assert along == sorted(along) and len(set(along)) == 21, along  # parents first, distinct
     # One run per new commit and tag: nothing created twice.
-    assert api.sql("SELECT count(*) FROM runs")[0][0] == 21
-    assert api.sql("SELECT count(*) FROM run_dispatches")[0][0] == 21
+    of_repo = (" JOIN commits c ON c.id = x.commit_id JOIN repositories r"
+               " ON r.id = c.repository_id WHERE r.name = %s")
+    mine = of_repo + " AND x.tag = %s"
+    assert api.sql("SELECT count(*) FROM runs x" + mine, repo, tag)[0][0] == 21
+    assert api.sql("SELECT count(*) FROM run_dispatches d JOIN runs x ON x.id = d.run_id"
+                   + mine, repo, tag)[0][0] == 21
 
 
 def test_eight_simultaneous_registrations_make_one_machine(
-    start_api: Callable[..., Api],
+    api: Api,
 ) -> None:
-    api = start_api(**RACE_ENV)
     name = "reg-" + uuid.uuid4().hex[:6]
 
     def register(fp: str) -> httpx.Response:

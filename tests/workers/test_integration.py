@@ -138,22 +138,33 @@ def test_webhook_runs_every_commit_with_cache_hit_and_regression(
 
 
 @pytest.mark.timeout(1500)
-def test_sigkill_mid_benchmark_still_ends_with_one_result_set(
+def test_sigkill_mid_benchmark_is_requeued_by_the_reaper_and_runs_exactly_once(
     api_server_factory: Callable[..., Any],
     broker_url: str,
     layout_repo: LayoutRepo,
     start_worker: Callable[..., WorkerProcess],
     tmp_path: Path,
 ) -> None:
-    api = start_api(api_server_factory, broker_url, tmp_path)
+    """SIGKILL of the whole worker during the benchmark stage. The API's reaper sees the
+    run's heartbeat stop and requeues it (new generation, new outbox row) within
+    BASKETBENCH_RUN_HEARTBEAT_TIMEOUT; a new worker finishes it. The dead worker's message,
+    redelivered by Redis after its visibility timeout, is dropped by the claim: exactly one
+    result set, two attempts."""
+    api = api_server_factory(
+        BASKETBENCH_BROKER_URL=broker_url,
+        BASKETBENCH_FRONTEND_DIST=str(tmp_path),
+        BASKETBENCH_RUN_HEARTBEAT_TIMEOUT="15",
+        BASKETBENCH_REAP_INTERVAL="2",
+    )
     tag = unique_tag()
-    # Short visibility timeout so the test does not wait hours for Redis to redeliver.
-    fast_redelivery = {
-        "BASKETBENCH_VISIBILITY_TIMEOUT": "20",
+    worker_env = {
+        "BASKETBENCH_HEARTBEAT_SECONDS": "2",
+        # Redelivers the dead worker's message during the test, to prove it is dropped.
+        "BASKETBENCH_VISIBILITY_TIMEOUT": "30",
         "BASKETBENCH_UNACKED_RESTORE_INTERVAL": "2",
         "BASKETBENCH_UNACKED_RESTORE_THROTTLE": "1",
     }
-    first = start_worker(api, broker_url, tag, **fast_redelivery)
+    first = start_worker(api, broker_url, tag, **worker_env)
     wait_for(lambda: registered(api, tag), 600, "the worker to register", on_timeout=first.log)
 
     answer = send_push(api, push_payload(layout_repo, [layout_repo.base]))
@@ -169,25 +180,46 @@ def test_sigkill_mid_benchmark_still_ends_with_one_result_set(
     )
     time.sleep(1.0)  # well inside rzbench
     first.kill()
+    killed_at = time.monotonic()
     killed = get(api, f"/runs/{run_id}")
     assert killed["status"] == "running" and killed["result_count"] == 0
 
-    second = start_worker(api, broker_url, tag, **fast_redelivery)
+    second = start_worker(api, broker_url, tag, **worker_env)
+    wait_for(
+        lambda: get(api, f"/runs/{run_id}")["attempts"] >= 2,
+        300,
+        "the reaper to requeue the run and the new worker to claim it",
+        interval=0.5,
+        on_timeout=lambda: api.log() + second.log(),
+    )
+    requeued_after = time.monotonic() - killed_at
     run = wait_for(
         lambda: (r := get(api, f"/runs/{run_id}"))["status"] in FINAL and r,
         900,
-        "the redelivered run to finish",
+        "the requeued run to finish",
         interval=2,
         on_timeout=second.log,
     )
     assert run["status"] == "succeeded", (run["log_tail"], second.log()[-4000:])
     assert run["attempts"] == 2
+    # The message of generation 0 comes back from Redis and is dropped, not run again.
+    wait_for(
+        lambda: f"run {run_id}: message for generation 0 dropped" in second.log(),
+        300,
+        "the stale message to be redelivered and dropped",
+        interval=1,
+        on_timeout=second.log,
+    )
+    run = get(api, f"/runs/{run_id}")
+    assert run["status"] == "succeeded" and run["attempts"] == 2
     results = results_of(api, run_id)
     assert len(results) == run["result_count"] > 0
     assert len({r["document_id"] for r in results}) == 1  # one complete result set
     # Each (dataset, configuration) exactly once.
     keys = [(r["dataset"], r["configuration_id"]) for r in results]
     assert len(keys) == len(set(keys))
+    print(f"\nFAULT-TIME worker SIGKILL -> run requeued and claimed again: "
+          f"{requeued_after:.1f} s (heartbeat timeout 15 s, reaper every 2 s)")
 
 
 @pytest.mark.timeout(900)

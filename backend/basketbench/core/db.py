@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 from basketbench.core.config import Settings
 
@@ -31,6 +33,11 @@ def make_engine(settings: Settings) -> Engine:
         kwargs["connect_args"] = postgres_connect_args(settings)
         kwargs["pool_pre_ping"] = settings.db_statement_timeout <= 0
     engine = create_engine(url, **kwargs)
+    if not url.startswith("sqlite"):
+        # Short side transactions (services/commits.py) open their own connection: taking
+        # a second one from the pool while the request holds one could deadlock the pool.
+        _aside[engine] = create_engine(url, poolclass=NullPool,
+                                       connect_args=kwargs["connect_args"])
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
     elif settings.db_statement_timeout > 0:
@@ -40,6 +47,14 @@ def make_engine(settings: Settings) -> Engine:
 
         StatementGuard(settings.db_statement_timeout + 2.0).install(engine)
     return engine
+
+
+_aside: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
+
+
+def aside_engine(engine: Engine) -> Engine | None:
+    """An unpooled engine on the same PostgreSQL database, for short side transactions."""
+    return _aside.get(engine)
 
 
 def postgres_connect_args(settings: Settings) -> dict[str, Any]:

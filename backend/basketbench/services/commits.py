@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import bindparam, select, text
+from sqlalchemy import Engine, bindparam, select, text
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Repository
@@ -166,10 +166,13 @@ def _store_aside(session: Session, repo: Repository, sha: str) -> bool:
     """Store the commit in a short transaction of its own, so a long ingest does not hold
     the repository's order lock to its end. Only on PostgreSQL, and only when the
     repository is already committed (else its row is invisible there)."""
+    from basketbench.core.db import aside_engine
+
     bind = session.get_bind()
-    if bind.dialect.name != "postgresql":
+    engine = aside_engine(bind) if isinstance(bind, Engine) else None
+    if engine is None:
         return False
-    with Session(bind=bind) as aside:
+    with Session(bind=engine) as aside:
         aside_repo = aside.get(Repository, repo.id)
         if aside_repo is None:
             return False

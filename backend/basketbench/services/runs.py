@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Machine, Repository, Run
@@ -91,16 +90,15 @@ def update_run(session: Session, run_id: int, update: RunUpdate) -> RunOut:
     return get_run_out(session, run_id)
 
 
-def claim_run(session: Session, run_id: int, claim: RunClaim, stale_after: float) -> RunOut:
-    """A worker takes the run for the generation its message carries, atomically: only one
-    message of the current generation wins (409 for the others, e.g. a dead worker's
-    message redelivered after the run was requeued). A running run whose heartbeat is
-    older than ``stale_after`` may be taken over by a message of its own generation."""
+def claim_run(session: Session, run_id: int, claim: RunClaim) -> RunOut:
+    """A worker takes the queued run for the generation its message carries, atomically:
+    one message wins, every other gets 409 (a duplicate, or a dead worker's message
+    redelivered by Redis). Only the reaper (services/dispatch.py) puts a running run back
+    to queued, with a new generation, so a run is never taken twice."""
     if claim.machine_id is not None and session.get(Machine, claim.machine_id) is None:
         raise Invalid(f"unknown machine {claim.machine_id}",
                       [{"loc": ["body", "machine_id"], "msg": "unknown machine"}])
     now = utcnow()
-    cutoff = now - timedelta(seconds=stale_after)
     values: dict[str, Any] = {
         "status": "running", "stage": "checkout", "progress": 0.0, "heartbeat_at": now,
         "started_at": now, "finished_at": None, "attempts": Run.attempts + 1,
@@ -109,10 +107,7 @@ def claim_run(session: Session, run_id: int, claim: RunClaim, stale_after: float
         values["machine_id"] = claim.machine_id
     taken = session.execute(
         update(Run)
-        .where(Run.id == run_id, Run.generation == claim.generation,
-               or_(Run.status == "queued",
-                   and_(Run.status == "running",
-                        or_(Run.heartbeat_at < cutoff, Run.heartbeat_at.is_(None)))))
+        .where(Run.id == run_id, Run.generation == claim.generation, Run.status == "queued")
         .values(**values)
         .execution_options(synchronize_session=False))
     session.commit()

@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 
-from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
+from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 from basketbench.schemas.runs import RunClaim, RunOut, RunPage, RunUpdate
 from basketbench.services import runs as service
@@ -35,8 +35,7 @@ def update_run(session: SessionDep, _token: TokenDep, run_id: int, body: RunUpda
 
 @router.post("/{run_id}/claim", response_model=RunOut,
              responses={409: {"description": "the run is not claimable at this generation"}})
-def claim_run(session: SessionDep, settings: SettingsDep, _token: TokenDep, run_id: int,
-              body: RunClaim) -> RunOut:
+def claim_run(session: SessionDep, _token: TokenDep, run_id: int, body: RunClaim) -> RunOut:
     """Exactly once: the worker that got a run's task message takes the run before it
     starts; 409 means the message is stale and must be dropped."""
-    return service.claim_run(session, run_id, body, settings.run_heartbeat_timeout)
+    return service.claim_run(session, run_id, body)
