@@ -87,6 +87,10 @@ class FaultProxy:
     async def _shutdown(self) -> None:
         await self._close_listener()
         self._drop_all()
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.mode == "blackhole":

@@ -69,10 +69,11 @@ def dispatch_due(session: Session, settings: Settings, send: Publisher) -> tuple
         .where(RunDispatch.sent_at.is_(None), RunDispatch.due_at <= now)
         .order_by(RunDispatch.due_at, RunDispatch.id)
         .limit(BATCH)
-        .with_for_update(skip_locked=True)))
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)))
     sent = failed = 0
     for row in rows:
-        run = session.get(Run, row.run_id)
+        run = session.get(Run, row.run_id, populate_existing=True)
         if run is None or run.status != "queued" or run.generation != row.generation:
             row.sent_at = now  # obsolete: the run moved on (cancelled, or requeued again)
             row.last_error = "obsolete"
@@ -109,7 +110,8 @@ def reap_stale(session: Session, settings: Settings) -> list[int]:
             Run.status == "running",
             or_(Run.heartbeat_at < cutoff,
                 and_(Run.heartbeat_at.is_(None), Run.started_at < cutoff)))
-        .with_for_update(skip_locked=True)))
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)))
     for run in stale:
         note = (f"worker lost: no heartbeat for {settings.run_heartbeat_timeout:.0f} s "
                 f"(attempt {run.attempts})")
