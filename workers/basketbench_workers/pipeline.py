@@ -119,7 +119,7 @@ def execute_run(
             log.warning("run %s does not exist (deleted?); nothing to do", run_id)
             return "missing"
         raise
-    if run.get("status") in TERMINAL_STATUSES:
+    if generation is None and run.get("status") in TERMINAL_STATUSES:
         log.info("run %s is already %s; nothing to do", run_id, run.get("status"))
         return "skipped"
 
