@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 from starlette.staticfiles import StaticFiles
 
-from basketbench.api import errors
+from basketbench.api import errors, guards
 from basketbench.api.routes import analysis, catalog, ci, health, machines, results, runs
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
@@ -108,6 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=True,
             allow_methods=["*"], allow_headers=["*"])
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
+    app.add_middleware(guards.GuardMiddleware,
+                       limits=guards.Limits(settings.max_in_flight, settings.max_exports))
     app.include_router(api_router())
     dist = frontend_dist(settings)
     if dist is not None:

@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     """auto: Celery when broker_url is set, else inline (embedded); none: runs stay
     'queued' in the database (external schedulers, tests)."""
     db_pool_size: int = 10
+    max_in_flight: int = 64
+    """API requests served at once; more get 503 + Retry-After (api/guards.py)."""
+    max_exports: int = 2
+    """CSV exports streamed at once; more get 429 + Retry-After."""
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -4,23 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from basketbench.api import guards
 from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 from basketbench.api.routes.catalog import ConfigFilterDep
 from basketbench.schemas.results import IngestOut, ResultPage
 from basketbench.services import catalog, ingest
-from basketbench.services.errors import BadRequest
 from basketbench.services.gbench import gbench_batch
 
 router = APIRouter(prefix="/results", tags=["results"])
 Pages = Annotated[PageParams, Depends(page_params)]
-
-MAX_BODY = 256 * 1024 * 1024
-
 
 @router.get("", response_model=ResultPage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
 def list_results(
@@ -35,13 +31,8 @@ def list_results(
 
 
 async def _json_body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest("document too large")
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise BadRequest(f"body is not JSON: {exc}") from exc
+    # The size limit is enforced while reading (guards.GuardMiddleware).
+    return guards.loads(await request.body())
 
 
 def _target(commit: str | None, machine: str | None, tag: str | None, run_id: int | None,
