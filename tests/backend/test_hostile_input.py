@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import logging
 
@@ -166,3 +168,28 @@ def test_in_flight_and_export_caps_answer_at_once_with_retry_after():
     assert "CSV exports" in export.json()["error"]["message"]
     assert overloaded.status_code == 503 and overloaded.headers["retry-after"] == "2"
     assert [r.status_code for r in done] == [200, 200, 200] and after.status_code == 200
+
+
+def test_results_csv_is_streamed_in_chunks_and_equals_the_json_pages(client, auth,
+                                                                     monkeypatch):
+    from basketbench.api import listing
+    from bb_factories import document
+
+    monkeypatch.setattr(listing, "STREAM_CHUNK", 7)  # several cursor fetches
+    for i in range(3):
+        doc = document(commit=sha(i, "csv"), seed=i, datasets=("nanoaod", "physlite"))
+        assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+    pages = client.get("/api/v1/results?limit=1000").json()
+    assert pages["total"] >= 20
+    with client.stream("GET", "/api/v1/results?format=csv&limit=100000") as r:
+        assert r.status_code == 200 and "content-length" not in r.headers
+        text = "".join(r.iter_text())
+    table = list(csv.DictReader(io.StringIO(text)))
+    assert [int(t["id"]) for t in table] == [p["id"] for p in pages["items"]]
+    first, item = table[0], pages["items"][0]
+    assert float(first["compress_mbps.median"]) == item["compress_mbps"]["median"]
+    assert json.loads(first["compress_mbps.samples"]) == item["compress_mbps"]["samples"]
+    assert first["commit"] == item["commit"] and first["ratio"] == str(item["ratio"])
+    part = client.get("/api/v1/results?format=csv&limit=5&offset=3").text
+    assert [int(t["id"]) for t in csv.DictReader(io.StringIO(part))] == \
+        [p["id"] for p in pages["items"][3:8]]

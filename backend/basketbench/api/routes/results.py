@@ -9,9 +9,16 @@ from fastapi.concurrency import run_in_threadpool
 
 from basketbench.api import guards
 from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
-from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
+from basketbench.api.listing import (
+    CSV_RESPONSES,
+    PageParams,
+    fetch_page,
+    page_params,
+    respond,
+    stream_csv,
+)
 from basketbench.api.routes.catalog import ConfigFilterDep
-from basketbench.schemas.results import IngestOut, ResultPage
+from basketbench.schemas.results import IngestOut, ResultOut, ResultPage
 from basketbench.services import catalog, ingest
 from basketbench.services.gbench import gbench_batch
 
@@ -20,11 +27,14 @@ Pages = Annotated[PageParams, Depends(page_params)]
 
 @router.get("", response_model=ResultPage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
 def list_results(
-    session: SessionDep, page: Pages, f: ConfigFilterDep, run: int | None = None,
-    commit: str | None = None, machine: str | None = None, tag: str | None = None,
-    dataset: str | None = None, configuration: int | None = None,
+    request: Request, session: SessionDep, page: Pages, f: ConfigFilterDep,
+    run: int | None = None, commit: str | None = None, machine: str | None = None,
+    tag: str | None = None, dataset: str | None = None, configuration: int | None = None,
 ) -> Any:
     stmt = catalog.results_query(session, f, run, commit, machine, tag, dataset, configuration)
+    if page.csv:
+        return stream_csv(request.app.state.sessionmaker, stmt, page, catalog.result_out,
+                          ResultOut, "results")
     count = catalog.count_results(session, f, run, commit, machine, tag, dataset, configuration)
     rows, total = fetch_page(session, stmt, page, count)
     return respond([catalog.result_out(r) for r in rows], total, page, "results", ResultPage)
