@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 from starlette.staticfiles import StaticFiles
 
-from basketbench.api import errors, guards
+from basketbench.api import errors, guards, security_headers
 from basketbench.api.routes import analysis, catalog, ci, health, machines, results, runs
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "Reads are public unless BASKETBENCH_PRIVATE_READS=true; writes need "
                     "`Authorization: Bearer <token>` (`basketbench token create`).",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url="/docs",
+        docs_url=None,  # served from local files: security_headers.mount_docs
         redoc_url=None,
         generate_unique_id_function=operation_id,
         lifespan=lifespan,
@@ -111,7 +111,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(guards.GuardMiddleware,
                        limits=guards.Limits(settings.max_in_flight, settings.max_exports))
     app.include_router(api_router())
+    script_hashes = security_headers.mount_docs(app, f"{API_PREFIX}/openapi.json")
     dist = frontend_dist(settings)
     if dist is not None:
+        script_hashes += security_headers.inline_script_hashes(
+            (dist / "index.html").read_text())
         mount_frontend(app, dist)
+    # Outermost: every answer, errors and 413 / 429 / 503 included, carries the headers.
+    app.add_middleware(security_headers.SecurityHeadersMiddleware,
+                       page_csp=security_headers.page_policy(script_hashes))
     return app
