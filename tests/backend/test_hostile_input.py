@@ -74,6 +74,19 @@ def test_lone_surrogates_are_400_on_trigger_patch_and_webhook(client, auth, sess
     assert count(session, WebhookDelivery) == 0
 
 
+def test_integers_beyond_64_bits_in_json_bodies_are_400(client, auth):
+    """Found by schemathesis: the stdlib keeps 10**30 exact, the JSON column cannot."""
+    run = client.post("/api/v1/trigger", headers=auth,
+                      json={"commits": [sha(7)], "tags": ["t"]}).json()["run_ids"][0]
+    r = client.patch(f"/api/v1/runs/{run}", headers={**auth, **JSON},
+                     content=b'{"timings": {"build": 1000000000000000000000000000000}}')
+    assert_4xx(r, 400, "outside the 64-bit range")
+    r = client.post("/api/v1/machines", headers={**auth, **JSON},
+                    content=b'{"name": "m", "tag": "t", '
+                            b'"fingerprint": {"n": -99999999999999999999}}')
+    assert_4xx(r, 400, "outside the 64-bit range")
+
+
 def test_push_of_more_than_65535_commits_is_422_and_stores_nothing(client, session):
     shas = [f"{i:040x}" for i in range(1, 65_540)]
     r = post_webhook(client, "push", push_payload(shas), "huge-1")

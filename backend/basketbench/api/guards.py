@@ -8,6 +8,7 @@ an oversized upload costs at most its limit, and streamed answers stay streamed.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
@@ -72,6 +73,25 @@ def loads(raw: bytes | str) -> Any:
     if json_depth(value) > MAX_JSON_DEPTH:
         raise HTTPException(400, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
     return value
+
+
+def _int64(text: str) -> int:
+    value = int(text)
+    if not -(2**63) <= value < 2**64:
+        raise ValueError(f"integer {text[:24]}... is outside the 64-bit range")
+    return value
+
+
+def check_pydantic_body(raw: bytes) -> None:
+    """What FastAPI's own parser (the stdlib's) would accept but nothing downstream can
+    hold: ``loads``' checks, plus integers beyond 64 bits (the stdlib keeps them exact;
+    JSON columns and the database cannot). Bodies here are small (DEFAULT_MAX_BODY) and
+    no deeper than MAX_JSON_DEPTH once ``loads`` passed, so the second parse is cheap."""
+    loads(raw)
+    try:
+        json.loads(raw, parse_int=_int64)
+    except ValueError as exc:
+        raise HTTPException(400, f"body is not valid JSON: {exc}") from exc
 
 
 def _is_json(scope: Scope) -> bool:
@@ -202,7 +222,7 @@ class GuardMiddleware:
                     break
             body = b"".join(chunks)
             if body:
-                loads(body)
+                check_pydantic_body(body)
         except HTTPException as exc:
             await _send_error(send, exc.status_code, "too_large" if exc.status_code == 413
                               else "bad_request", str(exc.detail))
