@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from basketbench.api import errors, guards, security_headers
 from basketbench.api.routes import analysis, catalog, ci, health, machines, results, runs
+from basketbench.core import gc_tuning
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
 from basketbench.schemas.common import ErrorBody
@@ -84,6 +85,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # scipy takes a second or two to import: pay it at start, not in the first compare.
         import scipy.stats  # noqa: F401
 
+        # Everything alive now lives as long as the process: out of the collector's way.
+        gc_tuning.apply(settings.gc)
         yield
         engine.dispose()
 

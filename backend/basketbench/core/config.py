@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     """API requests served at once; more get 503 + Retry-After (api/guards.py)."""
     max_exports: int = 2
     """CSV exports streamed at once; more get 429 + Retry-After."""
+    gc: Literal["tuned", "default"] = "tuned"
+    """Garbage collector settings of the API process (core/gc_tuning.py)."""
 
     @field_validator("cors_origins", mode="before")
     @classmethod
