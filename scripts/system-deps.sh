@@ -8,6 +8,7 @@ DEB_PKGS=(build-essential cmake pkg-config zlib1g-dev liblzma-dev liblz4-dev lib
 # integration tests only matter for `make test` (the demo runs on SQLite, without a broker).
 if [[ "${BASKETBENCH_TEST_DEPS:-1}" == "1" ]]; then
   DEB_PKGS+=(chromium docker-compose valgrind postgresql redis-server)
+  DEB_PKGS+=(libbenchmark-dev)  # a real Google Benchmark binary for the gbench ingest tests
 fi
 BREW_PKGS=(cmake pkg-config zlib xz lz4 zstd xxhash nlohmann-json googletest)
 

@@ -15,8 +15,9 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 from starlette.staticfiles import StaticFiles
 
-from basketbench.api import errors
+from basketbench.api import errors, guards, security_headers
 from basketbench.api.routes import analysis, catalog, ci, health, machines, results, runs
+from basketbench.core import gc_tuning
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
 from basketbench.schemas.common import ErrorBody
@@ -91,6 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             dispatcher = Dispatcher(app.state.sessionmaker, settings)
             dispatcher.start()
+        # Everything alive now lives as long as the process: out of the collector's way.
+        gc_tuning.apply(settings.gc)
         yield
         if dispatcher is not None:
             dispatcher.stop()
@@ -103,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "Reads are public unless BASKETBENCH_PRIVATE_READS=true; writes need "
                     "`Authorization: Bearer <token>` (`basketbench token create`).",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url="/docs",
+        docs_url=None,  # served from local files: security_headers.mount_docs
         redoc_url=None,
         generate_unique_id_function=operation_id,
         lifespan=lifespan,
@@ -117,8 +120,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=True,
             allow_methods=["*"], allow_headers=["*"])
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
+    app.add_middleware(guards.GuardMiddleware,
+                       limits=guards.Limits(settings.max_in_flight, settings.max_exports))
     app.include_router(api_router())
+    script_hashes = security_headers.mount_docs(app, f"{API_PREFIX}/openapi.json")
     dist = frontend_dist(settings)
     if dist is not None:
+        script_hashes += security_headers.inline_script_hashes(
+            (dist / "index.html").read_text())
         mount_frontend(app, dist)
+    # Outermost: every answer, errors and 413 / 429 / 503 included, carries the headers.
+    app.add_middleware(security_headers.SecurityHeadersMiddleware,
+                       page_csp=security_headers.page_policy(script_hashes))
     return app

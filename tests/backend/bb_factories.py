@@ -17,7 +17,9 @@ WEBHOOK_SECRET = "test-webhook-secret"
 
 def make_settings(url: str, **overrides: Any) -> Settings:
     values: dict[str, Any] = {"database_url": url, "webhook_secret": WEBHOOK_SECRET,
-                              "dispatch": "none", "frontend_dist": "/nonexistent"}
+                              "dispatch": "none", "frontend_dist": "/nonexistent",
+                              # the test process is no long-running server: no gc.freeze()
+                              "gc": "default"}
     values.update(overrides)
     return Settings(**values)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import traceback
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,6 +16,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from basketbench.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
+
+# One log record per failure, never megabytes: a statement with 65 535 parameters or a
+# 4 MB value would otherwise be written out whole.
+MAX_LOG_LINE = 2000
+MAX_LOG_RECORD = 16_000
 
 _CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
           405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media",
@@ -73,5 +79,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error", exc_info=exc)
+        log.error("unhandled error: %s", bounded_traceback(exc))
         return error_response(500, "internal", "internal server error")
+
+
+def bounded_traceback(exc: BaseException) -> str:
+    lines = []
+    for line in "".join(traceback.format_exception(exc)).splitlines():
+        lines.append(line if len(line) <= MAX_LOG_LINE
+                     else f"{line[:MAX_LOG_LINE]}... [{len(line) - MAX_LOG_LINE} more chars]")
+    text = "\n".join(lines)
+    if len(text) > MAX_LOG_RECORD:
+        text = f"{text[:MAX_LOG_RECORD // 2]}\n... [cut]\n{text[-MAX_LOG_RECORD // 2:]}"
+    return text

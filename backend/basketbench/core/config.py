@@ -95,6 +95,12 @@ class Settings(BaseSettings):
     """A run whose worker was lost this many times is failed instead of requeued."""
     reap_interval: float = 15.0
     """Seconds between the reaper's looks for runs with a stopped heartbeat."""
+    max_in_flight: int = 64
+    """API requests served at once; more get 503 + Retry-After (api/guards.py)."""
+    max_exports: int = 2
+    """CSV exports streamed at once; more get 429 + Retry-After."""
+    gc: Literal["tuned", "default"] = "tuned"
+    """Garbage collector settings of the API process (core/gc_tuning.py)."""
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 NULL_SHA = "0" * 40
 PR_ACTIONS = {"opened", "synchronize", "reopened"}
+# GitHub lists at most 2048 commits in a push payload; more is no real delivery.
+MAX_PUSH_COMMITS = 2048
 
 
 def _date(value: Any) -> datetime | None:
@@ -62,6 +64,9 @@ def push_commits(payload: dict[str, Any]) -> tuple[str, list[CommitInfo]]:
     commits = _require(payload, "commits")
     if not isinstance(commits, list) or not isinstance(ref, str) or not isinstance(repo, str):
         raise Invalid("malformed push payload", ["commits: not a list"])
+    if len(commits) > MAX_PUSH_COMMITS:
+        raise Invalid(f"a push lists at most {MAX_PUSH_COMMITS} commits, this one "
+                      f"{len(commits)}", [f"commits: more than {MAX_PUSH_COMMITS}"])
     branch = ref.removeprefix("refs/heads/")
     if not ref.startswith("refs/heads/"):
         return repo, []  # tags and other refs are not benchmarked

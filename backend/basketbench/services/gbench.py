@@ -12,7 +12,13 @@ Mapping (documented in docs/API.md's gbench section):
   ``uncompressed_bytes`` override the positional values; ``key=value`` words in the
   ``label`` too (``dataset=nanoaod preconditioner=shuffle mode=rac-random``);
 - speed = ``bytes_per_second`` / 1e6 (MB/s); each ``iteration`` run (repetition) is one
-  sample; when only aggregates are present their ``median`` (else ``mean``) is used;
+  sample; when only aggregates are present their ``median`` / ``mean`` / ``stddev`` /
+  ``cv`` rows give those statistics (no samples, min or max);
+- user counters are read from the ``iteration`` rows (else the ``mean`` / ``median``
+  aggregates): the ``stddev`` and ``cv`` rows carry the counters' spread (0) under the
+  same names and are never taken for the counters themselves;
+- nothing that was not given is stored: a missing counter, a spread of one sample or a
+  ratio without both sizes stays empty (null), never 0;
 - compression and decompression benchmarks of the same configuration and dataset
   become one result row; benchmarks with no setting are skipped and listed.
 """
@@ -107,10 +113,26 @@ def _in_range(conf: dict[str, Any]) -> bool:
 
 def _stats(samples: list[float]) -> dict[str, Any]:
     mean = statistics.fmean(samples)
-    stddev = statistics.stdev(samples) if len(samples) > 1 else 0.0
+    # One sample has no spread: null, not 0.
+    stddev = statistics.stdev(samples) if len(samples) > 1 else None
     return {"median": statistics.median(samples), "min": min(samples), "max": max(samples),
-            "mean": mean, "stddev": stddev, "cv": stddev / mean if mean else 0.0,
+            "mean": mean, "stddev": stddev,
+            "cv": stddev / mean if stddev is not None and mean else None,
             "samples": samples}
+
+
+def _aggregate_stats(agg: dict[str, float]) -> dict[str, Any] | None:
+    """Statistics from aggregate rows only (``--benchmark_report_aggregates_only``)."""
+    centre = agg.get("median", agg.get("mean"))
+    if centre is None:
+        return None
+    return {"median": centre, "min": None, "max": None, "mean": agg.get("mean"),
+            "stddev": agg.get("stddev"), "cv": agg.get("cv"), "samples": None}
+
+
+COUNTERS = ("ratio", "compressed_bytes", "uncompressed_bytes")
+# Aggregate rows whose counters are the counters' own value (not their spread).
+CENTRAL_AGGREGATES = ("median", "mean")
 
 
 def gbench_batch(doc: Any, target: Target, dataset: str | None) -> tuple[Batch, list[str]]:
@@ -132,6 +154,7 @@ def gbench_batch(doc: Any, target: Target, dataset: str | None) -> tuple[Batch, 
     samples: dict[tuple[str, tuple[Any, ...]], list[float]] = defaultdict(list)
     aggregates: dict[tuple[str, tuple[Any, ...]], dict[str, float]] = defaultdict(dict)
     extra: dict[tuple[Any, ...], dict[str, Any]] = defaultdict(dict)
+    extra_agg: dict[tuple[Any, ...], dict[str, Any]] = defaultdict(dict)
     errors: dict[tuple[Any, ...], str] = {}
     keys: dict[tuple[Any, ...], dict[str, Any]] = {}
     skipped: list[str] = []
@@ -149,14 +172,19 @@ def gbench_batch(doc: Any, target: Target, dataset: str | None) -> tuple[Batch, 
         if bench.get("error_occurred"):
             errors[k] = str(bench.get("error_message") or "benchmark error")
             continue
-        for field in ("ratio", "compressed_bytes", "uncompressed_bytes"):
-            if isinstance(bench.get(field), int | float):
-                extra[k][field] = bench[field]
+        is_aggregate = bench.get("run_type") == "aggregate"
+        aggregate = str(bench.get("aggregate_name"))
+        if not is_aggregate or aggregate in CENTRAL_AGGREGATES:
+            into = extra_agg[k] if is_aggregate else extra[k]
+            for field in COUNTERS:
+                if isinstance(bench.get(field), int | float) and field not in into:
+                    into[field] = bench[field]
         bps = bench.get("bytes_per_second")
         if not isinstance(bps, int | float):
             continue
-        if bench.get("run_type") == "aggregate":
-            aggregates[(direction, k)][str(bench.get("aggregate_name"))] = bps / 1e6
+        if is_aggregate:
+            # cv is a fraction of the mean, not a speed.
+            aggregates[(direction, k)][aggregate] = bps if aggregate == "cv" else bps / 1e6
         else:
             samples[(direction, k)].append(bps / 1e6)
     if reasons:
@@ -170,12 +198,9 @@ def gbench_batch(doc: Any, target: Target, dataset: str | None) -> tuple[Batch, 
         row: dict[str, Any] = dict(key)
         for direction in ("compress_mbps", "decompress_mbps"):
             vals = samples.get((direction, k))
-            if not vals:
-                agg = aggregates.get((direction, k), {})
-                one = agg.get("median", agg.get("mean"))
-                vals = [one] if one is not None else []
-            row[direction] = _stats(vals) if vals else None
-        ex = extra.get(k, {})
+            row[direction] = (_stats(vals) if vals
+                              else _aggregate_stats(aggregates.get((direction, k), {})))
+        ex = {**extra_agg.get(k, {}), **extra.get(k, {})}
         ubytes, cbytes = ex.get("uncompressed_bytes"), ex.get("compressed_bytes")
         ratio = ex.get("ratio")
         if ratio is None and ubytes and cbytes:

@@ -5,6 +5,7 @@ import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
 import type { Config, Data, Layout, PlotMouseEvent } from 'plotly.js';
 import { downloadText, toCsv, type CsvCell } from './csv';
 import { useTheme } from './theme';
+import { plotText } from './plot-text';
 
 const loadPlotImpl = () => import('./plot-impl');
 const PlotImpl = lazy(loadPlotImpl);
@@ -51,7 +52,7 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
       paper_bgcolor: colors.bg,
       plot_bgcolor: colors.bg,
       font: { color: colors.fg, size: 12 },
-      title: title ? { text: title, font: { size: 14 } } : undefined,
+      title: title ? { text: plotText(title), font: { size: 14 } } : undefined,
       hoverlabel: { namelength: -1 },
       legend: { orientation: 'v', font: { size: 11 } },
       ...layout,

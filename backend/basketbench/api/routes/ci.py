@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 from urllib.parse import parse_qs
 
@@ -10,6 +9,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from basketbench.api import guards
 from basketbench.api.deps import SessionDep, SettingsDep, TokenDep
 from basketbench.core.security import github_signature_ok
 from basketbench.schemas.ci import TriggerIn, TriggerOut, WebhookOut
@@ -31,6 +31,10 @@ async def github_webhook(
 ) -> Any:
     if not settings.webhook_secret:
         raise Forbidden("webhook disabled: set BASKETBENCH_WEBHOOK_SECRET")
+    # No signature, no reading: an unsigned body is refused before it costs anything.
+    if not x_hub_signature_256 or not x_hub_signature_256.startswith("sha256="):
+        raise Unauthorized("missing or wrong X-Hub-Signature-256")
+    # Bounded while reading (25 MB, guards.GuardMiddleware); checked before any parsing.
     body = await request.body()
     if not github_signature_ok(settings.webhook_secret, body, x_hub_signature_256):
         raise Unauthorized("missing or wrong X-Hub-Signature-256")
@@ -51,10 +55,7 @@ def _payload(body: bytes, content_type: str) -> Any:
         if "payload" not in fields:
             raise BadRequest("form body without a payload field")
         body = fields["payload"][0].encode()
-    try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadRequest(f"body is not JSON: {exc}") from exc
+    return guards.loads(body)
 
 
 @router.post("/trigger", response_model=TriggerOut, status_code=202)

@@ -4,44 +4,45 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from basketbench.api import guards
 from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
-from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
+from basketbench.api.listing import (
+    CSV_RESPONSES,
+    PageParams,
+    fetch_page,
+    page_params,
+    respond,
+    stream_csv,
+)
 from basketbench.api.routes.catalog import ConfigFilterDep
-from basketbench.schemas.results import IngestOut, ResultPage
+from basketbench.schemas.results import IngestOut, ResultOut, ResultPage
 from basketbench.services import catalog, ingest
-from basketbench.services.errors import BadRequest
 from basketbench.services.gbench import gbench_batch
 
 router = APIRouter(prefix="/results", tags=["results"])
 Pages = Annotated[PageParams, Depends(page_params)]
 
-MAX_BODY = 256 * 1024 * 1024
-
-
 @router.get("", response_model=ResultPage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
 def list_results(
-    session: SessionDep, page: Pages, f: ConfigFilterDep, run: int | None = None,
-    commit: str | None = None, machine: str | None = None, tag: str | None = None,
-    dataset: str | None = None, configuration: int | None = None,
+    request: Request, session: SessionDep, page: Pages, f: ConfigFilterDep,
+    run: int | None = None, commit: str | None = None, machine: str | None = None,
+    tag: str | None = None, dataset: str | None = None, configuration: int | None = None,
 ) -> Any:
     stmt = catalog.results_query(session, f, run, commit, machine, tag, dataset, configuration)
+    if page.csv:
+        return stream_csv(request.app.state.sessionmaker, stmt, page, catalog.result_out,
+                          ResultOut, "results")
     count = catalog.count_results(session, f, run, commit, machine, tag, dataset, configuration)
     rows, total = fetch_page(session, stmt, page, count)
     return respond([catalog.result_out(r) for r in rows], total, page, "results", ResultPage)
 
 
 async def _json_body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest("document too large")
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise BadRequest(f"body is not JSON: {exc}") from exc
+    # The size limit is enforced while reading (guards.GuardMiddleware).
+    return guards.loads(await request.body())
 
 
 def _target(commit: str | None, machine: str | None, tag: str | None, run_id: int | None,

@@ -1,6 +1,7 @@
 import type { Data, PlotMouseEvent } from 'plotly.js';
 import { fmtDate, METRIC_LABELS, settingLabel, shortSha } from '@/lib/format';
 import { Plot } from '@/lib/plot';
+import { plotText } from '@/lib/plot-text';
 import { fastScatter } from '@/lib/webgl';
 import type { History } from '@/types/api';
 import { isRegression, type SeriesKey } from '../utils/series';
@@ -33,7 +34,7 @@ export function HistoryPlot({
     const color = COLORS[s.index % COLORS.length] ?? '#1f77b4';
     const pts = s.history.points;
     count += pts.length;
-    const name = `${settingLabel(s.key.setting)} · ${s.key.dataset} · ${s.key.machine}`;
+    const name = plotText(`${settingLabel(s.key.setting)} · ${s.key.dataset} · ${s.key.machine}`);
     const x = pts.map((p) => p.order);
     const hasBand = pts.some((p) => p.min !== null && p.max !== null);
     if (hasBand) {
@@ -56,7 +57,7 @@ export function HistoryPlot({
       y: pts.map((p) => p.value),
       line: { color, width: 1.5 },
       marker: { color, size: 5 },
-      customdata: pts.map((p) => [shortSha(p.sha), p.author ?? '', fmtDate(p.date), firstLine(p.message), p.sha, s.index, p.n]),
+      customdata: pts.map((p) => [shortSha(p.sha), plotText(p.author), fmtDate(p.date), plotText(firstLine(p.message)), p.sha, s.index, p.n]),
       hovertemplate:
         '<b>%{customdata[0]}</b> %{customdata[2]}<br>%{customdata[1]}<br>%{customdata[3]}<br>' +
         'value %{y:.4g} (n=%{customdata[6]})<extra>%{fullData.name}</extra>',

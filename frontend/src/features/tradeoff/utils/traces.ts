@@ -3,6 +3,7 @@
 // the Pareto frontier per machine, and a ghost baseline with arrows old -> new.
 import type { Annotations, Data } from 'plotly.js';
 import { algorithmName, settingLabel } from '@/lib/format';
+import { plotText } from '@/lib/plot-text';
 import { paretoFront } from './pareto';
 import type { PlotPoint } from './relative';
 
@@ -70,7 +71,7 @@ export function buildTraces(
       data.push({
         type: 'scatter',
         mode: 'text+markers',
-        name: current.length > 1 ? `${algorithmName(alg)} · ${series.machine}` : algorithmName(alg),
+        name: current.length > 1 ? `${algorithmName(alg)} · ${plotText(series.machine)}` : algorithmName(alg),
         legendgroup: `alg${alg}`,
         x: group.map((p) => p.ratio),
         y: group.map((p) => speedOf(p, key)),
@@ -79,7 +80,7 @@ export function buildTraces(
         textfont: { size: 10, color: algColor(alg) },
         marker: { color: algColor(alg), size: 9, symbol: SYMBOLS[mi % SYMBOLS.length] },
         error_y: errorBars(group, key),
-        customdata: group.map((p) => [settingLabel(p.setting), series.machine, p.setting]),
+        customdata: group.map((p) => [settingLabel(p.setting), plotText(series.machine), p.setting]),
         hovertemplate:
           `<b>%{customdata[0]}</b> (%{customdata[2]}) on %{customdata[1]}<br>` +
           `ratio %{x:.3f}<br>${key} %{y:.4g} ${unit}<extra></extra>`,
@@ -90,7 +91,7 @@ export function buildTraces(
       data.push({
         type: 'scatter',
         mode: 'lines',
-        name: current.length > 1 ? `Pareto frontier · ${series.machine}` : 'Pareto frontier',
+        name: current.length > 1 ? `Pareto frontier · ${plotText(series.machine)}` : 'Pareto frontier',
         x: front.map((p) => p.ratio),
         y: front.map((p) => speedOf(p, key)),
         line: { color: '#6e7781', dash: 'dot', width: 1.5, shape: 'linear' },
@@ -106,12 +107,12 @@ export function buildTraces(
     data.push({
       type: 'scatter',
       mode: 'markers',
-      name: `baseline · ${series.machine}`,
+      name: `baseline · ${plotText(series.machine)}`,
       x: pts.map((p) => p.ratio),
       y: pts.map((p) => speedOf(p, key)),
       opacity: 0.35,
       marker: { color: pts.map((p) => algColor(p.algorithm)), size: 8, symbol: 'circle-open', line: { width: 2 } },
-      customdata: pts.map((p) => [settingLabel(p.setting), series.machine]),
+      customdata: pts.map((p) => [settingLabel(p.setting), plotText(series.machine)]),
       hovertemplate: `baseline <b>%{customdata[0]}</b> on %{customdata[1]}<br>ratio %{x:.3f}<br>${key} %{y:.4g} ${unit}<extra></extra>`,
     });
     const target = current[Math.min(bi, current.length - 1)];
