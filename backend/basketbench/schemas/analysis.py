@@ -22,6 +22,12 @@ class CodecSetOut(BaseModel):
     series_key: str = Field(description="results with the same key form one history")
 
 
+class MachineCodecSetOut(CodecSetOut):
+    documents: int
+    results: int
+    latest_order: int = Field(description="git order of the newest commit measured with it")
+
+
 class SeriesOut(BaseModel):
     machine: MachineRef
     dataset: str

@@ -81,3 +81,22 @@ def series_ids(session: Session, key_or_name: str) -> list[int]:
     rows = session.scalars(select(CodecSet.id).where(
         (CodecSet.series_key == key_or_name) | (CodecSet.name == key_or_name)))
     return list(rows)
+
+
+def machine_codec_sets(session: Session, machine_id: int) -> list[dict[str, Any]]:
+    """The codec sets a machine measured with: documents, results, newest commit; newest
+    first. From the small documents table."""
+    from sqlalchemy import func
+
+    from basketbench.models import Commit, ResultDocument
+
+    rows = session.execute(
+        select(ResultDocument.codec_set_id, func.count(), func.sum(ResultDocument.result_count),
+               func.max(Commit.order))
+        .join(Commit, Commit.id == ResultDocument.commit_id)
+        .where(ResultDocument.machine_id == machine_id, ResultDocument.codec_set_id.isnot(None))
+        .group_by(ResultDocument.codec_set_id)).all()
+    sets = describe(session, {r[0] for r in rows if r[0] is not None})
+    out = [{**sets[r[0]], "documents": int(r[1]), "results": int(r[2] or 0),
+            "latest_order": int(r[3] or 0)} for r in rows if r[0] in sets]
+    return sorted(out, key=lambda s: -s["latest_order"])
