@@ -18,7 +18,7 @@ PY_EXTRAS := dev$(if $(wildcard $(ROOT_DIR)/../shared/data/root-files/*.root),,$
 include bench-harness/harness.mk
 include frontend/frontend.mk
 
-.PHONY: help setup system-deps venv demo demo-deps test test-python lint services
+.PHONY: help setup system-deps venv demo demo-deps test test-python lint services codec-sources
 
 help:
 	@echo "make demo   - build everything, benchmark this machine, serve http://127.0.0.1:8000"
@@ -44,7 +44,11 @@ setup: system-deps venv harness-build frontend-build
 services:
 	@bash scripts/ensure-services.sh
 
-test-python: venv harness-build services
+# deb-src lines for the codec libraries the workers build from source (pinned codec sets).
+codec-sources:
+	@bash scripts/setup-codec-sources.sh
+
+test-python: venv harness-build services codec-sources
 	# The demo's fallback data (scikit-hep-testdata) is tested too, even where ../shared exists.
 	$(PY) -m pip install -q -e '.[dev,demo]'
 	$(PY) -m pytest -q -rs -p no:cacheprovider

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from basketbench_workers.cachekey import BuildInputs
+from basketbench_workers.codecbuild import BuiltCodec
 from basketbench_workers.procs import Deadline, StageFailed, run_logged
 from basketbench_workers.profiles import Profile
 from basketbench_workers.rootbuild import build_library
@@ -135,8 +136,12 @@ class BuildCache:
         log_path: Path,
         deadline: Deadline,
         context: dict[str, str],
+        codecs: object = None,
     ) -> BuildResult:
         """The cached build for `inputs`, building it if needed.
+
+        `codecs() -> tuple[BuiltCodec, ...]` builds or fetches the pinned codec libraries; it
+        is only called on a cache miss, so a hit needs neither apt nor the codec cache.
 
         `export_tree(dest: Path)` writes the commit's profile directories into dest;
         it is only called on a cache miss.
@@ -161,6 +166,7 @@ class BuildCache:
             if prefix is not None:
                 tree = entry / "src"
                 export_tree(tree)  # type: ignore[operator]
+                built: tuple[BuiltCodec, ...] = codecs() if codecs else ()  # type: ignore[operator]
                 build_library(
                     profile,
                     tree,
@@ -171,6 +177,7 @@ class BuildCache:
                     deadline,
                     self.jobs,
                     context,
+                    built,
                 )
                 shutil.rmtree(tree, ignore_errors=True)
                 shutil.rmtree(entry / "work", ignore_errors=True)

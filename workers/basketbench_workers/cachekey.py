@@ -29,11 +29,13 @@ class BuildInputs:
     compiler: str
     profile_signature: tuple[str, ...]
     harness_hash: str
+    codec_signature: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         out = [f"key-format={KEY_FORMAT}", f"compiler={self.compiler}"]
         out += [f"tree {path}={oid}" for path, oid in sorted(self.tree_ids.items())]
         out += list(self.profile_signature)
+        out += list(self.codec_signature)
         out.append(f"harness={self.harness_hash}")
         return out
 
@@ -46,12 +48,14 @@ def build_inputs(
     tree_id: Callable[[str], str],
     toolchain: Toolchain,
     harness_hash: str,
+    codec_signature: tuple[str, ...] = (),
 ) -> BuildInputs:
     return BuildInputs(
         tree_ids={path: tree_id(path) for path in profile.tree_paths},
         compiler=f"{toolchain.cc_version} | {toolchain.cxx_version}",
         profile_signature=tuple(profile.compile_signature()),
         harness_hash=harness_hash,
+        codec_signature=codec_signature,
     )
 
 

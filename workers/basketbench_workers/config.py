@@ -51,6 +51,13 @@ class WorkerSettings(BaseSettings):
     stage_timeout_upload: float = 300.0
     http_timeout: float = 30.0
     build_jobs: int = 2
+    # Codec set of runs whose trigger and suite name none: host, builtin or a named set.
+    codecs: str = "host"
+    # Extra named codec sets (TOML) and the cache of codec sources and builds (outside clones).
+    codecsets_dir: Path | None = None
+    codec_cache: Path = Field(
+        default_factory=lambda: Path.home() / ".cache" / "basketbench" / "codecs"
+    )
 
     def stage_timeout(self, stage: str) -> float:
         return float(getattr(self, f"stage_timeout_{stage}"))

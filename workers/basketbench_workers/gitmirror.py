@@ -53,6 +53,12 @@ class Mirror:
         )
         return result.returncode == 0
 
+    def read_text(self, commit: str, path: str) -> str | None:
+        """A file's text at `commit`, or None when the commit has no such file."""
+        if not self.has_path(commit, path):
+            return None
+        return self.git("cat-file", "-p", f"{commit}:{path}")
+
     def tree_id(self, commit: str, path: str) -> str:
         """Object id of a directory/file at `commit`, or "absent"."""
         try:

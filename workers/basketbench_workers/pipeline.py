@@ -22,6 +22,14 @@ from basketbench_workers.api_client import ApiClient, ApiError, TransientApiErro
 from basketbench_workers.attempts import AttemptCounter
 from basketbench_workers.buildcache import BuildCache, BuildResult
 from basketbench_workers.cachekey import build_inputs, harness_snapshot
+from basketbench_workers.codecbuild import build_codec_set
+from basketbench_workers.codecsets import (
+    CodecSet,
+    CodecSetError,
+    builtin_pins,
+    choose_codec_set,
+    with_pins,
+)
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.corpora import corpus_file
 from basketbench_workers.gitmirror import Mirror
@@ -169,7 +177,7 @@ def execute_run(
         outcome = _stages(
             run, api, settings, identity, reporter, workdir, log_path, document, state
         )
-    except (StageFailed, ProfileError, SuiteError) as exc:
+    except (StageFailed, ProfileError, SuiteError) as exc:  # CodecSetError is a StageFailed
         log_tail = getattr(exc, "log_tail", "") or tail(log_path)
         reporter.failed(str(exc), log_tail)
         return "failed"
@@ -226,15 +234,19 @@ def _stages(
     sha = mirror.resolve(_sha(run))
     profiles = load_profiles(settings.profiles_dir)
     profile = choose_profile(profiles, settings.profile, lambda p: mirror.has_path(sha, p))
+    codec_set = _codec_set(run, suite.codecs, settings, profile, mirror, sha)
     with log_path.open("a") as fh:
         fh.write(
             f"commit {sha}; build profile {profile.name} v{profile.version} ({profile.supports})\n"
+            f"codec set {codec_set.name}: "
+            + (", ".join(f"{p.library} {p.version}" for p in codec_set.pins) or "host libraries")
+            + "\n"
         )
 
     # build (cached by inputs)
     reporter.stage("build")
     deadline = Deadline("build", settings.stage_timeout("build"))
-    build = _build(profile, mirror, sha, settings, log_path, deadline)
+    build = _build(profile, mirror, sha, settings, log_path, deadline, codec_set)
     # Results are stored under the fingerprint of the rzbench that measures them.
     machine_id = ensure_registered(api, identity.machine_name, identity.tag, build.rzbench, state)
 
@@ -265,6 +277,7 @@ def _stages(
     rc = run_logged(cmd, log_path, deadline, cwd=workdir, on_stderr_line=on_line, ok_codes=(0, 1))
     if not partial.is_file():
         raise StageFailed("rzbench wrote no result document", tail(log_path))
+    record_codecs(partial, codec_set)
     partial.replace(document)
 
     # upload: one document, at the end, so a killed run never leaves half a result set
@@ -283,6 +296,48 @@ def _stages(
     return "done"
 
 
+def _codec_set(
+    run: dict[str, Any],
+    suite_codecs: str | None,
+    settings: WorkerSettings,
+    profile: Profile,
+    mirror: Mirror,
+    sha: str,
+) -> CodecSet:
+    """The trigger's codec set, else the suite's, else the worker's default; builtin pins
+    are read from the commit's own builtins/*/CMakeLists.txt."""
+    requested = str(run.get("codecs") or suite_codecs or settings.codecs)
+    codec_set = choose_codec_set(requested, settings.codecsets_dir)
+    if codec_set.kind != "host" and profile.kind != "root":
+        raise CodecSetError(
+            f"codec set {codec_set.name} needs a ROOT build profile; {profile.name} builds no "
+            "ROOT code to link the pinned libraries into"
+        )
+    if codec_set.kind == "builtin":
+        codec_set = with_pins(codec_set, builtin_pins(lambda p: mirror.read_text(sha, p)))
+    return codec_set
+
+
+def record_codecs(document: Path, codec_set: CodecSet) -> None:
+    """Put `codecs` (set + the versions rzbench reports at run time) into the document, and
+    fail when a pinned library is not the one that was measured."""
+    doc = json.loads(document.read_text())
+    reported = (doc.get("codecs") or {}).get("libraries") or doc["machine"].get("libraries", {})
+    libraries = {str(k): str(v) for k, v in reported.items()}
+    for pin in codec_set.pins:
+        if libraries.get(pin.library) != pin.version:
+            raise StageFailed(
+                f"codec set {codec_set.name} pins {pin.library} {pin.version}, but rzbench "
+                f"reports {libraries.get(pin.library)!r} at run time"
+            )
+    doc["codecs"] = {
+        "set": codec_set.name,
+        "root_version": codec_set.root_version,
+        "libraries": libraries,
+    }
+    document.write_text(json.dumps(doc))
+
+
 def _build(
     profile: Profile,
     mirror: Mirror,
@@ -290,6 +345,7 @@ def _build(
     settings: WorkerSettings,
     log_path: Path,
     deadline: Deadline,
+    codec_set: CodecSet,
 ) -> BuildResult:
     toolchain = detect_toolchain()
     inputs = build_inputs(
@@ -297,7 +353,16 @@ def _build(
         lambda p: mirror.tree_id(sha, p),
         toolchain,
         harness(settings)[1],
+        tuple(codec_set.signature()) if codec_set.pins else (),
     )
+
+    def codecs() -> tuple[Any, ...]:
+        return tuple(
+            build_codec_set(
+                codec_set, settings.codec_cache, toolchain, log_path, deadline,
+                settings.build_jobs,
+            )
+        )
 
     def export(dest: Path) -> None:
         paths = sorted({*profile.tree_paths, *profile.detect_requires})
@@ -305,7 +370,8 @@ def _build(
 
     start = time.monotonic()
     result = build_cache(settings).get_or_build(
-        profile, inputs, export, log_path, deadline, {"ROOT_COMMIT": sha}
+        profile, inputs, export, log_path, deadline, {"ROOT_COMMIT": sha},
+        codecs if codec_set.pins else None,
     )
     log.info(
         "run build %s key %s in %.3f s",

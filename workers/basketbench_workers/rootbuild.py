@@ -12,6 +12,7 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from basketbench_workers.codecbuild import BuiltCodec
 from basketbench_workers.procs import Deadline, StageFailed, run_logged
 from basketbench_workers.profiles import Profile, SourceGroup
 from basketbench_workers.toolchain import Toolchain
@@ -56,8 +57,13 @@ def build_library(
     deadline: Deadline,
     jobs: int,
     context: dict[str, str],
+    codecs: tuple[BuiltCodec, ...] = (),
 ) -> Path:
-    """Build the library; returns the archive path. StageFailed (with log tail) on any error."""
+    """Build the library; returns the archive path. StageFailed (with log tail) on any error.
+
+    With pinned `codecs`, ROOT's files compile against their headers and their objects go
+    into the same archive, so rzbench links those versions, not the host's libraries.
+    """
     include = prefix / "include"
     lib = prefix / "lib"
     # Generated stand-ins live in their own dir so they come first on the include path.
@@ -83,6 +89,7 @@ def build_library(
             cmd = [toolchain.compiler_for(group.language), *group.flags]
             cmd += [f"-D{d}" for d in group.defines]
             cmd += [f"-I{generated_only}", f"-I{generated_only / 'ROOT'}"]
+            cmd += [f"-I{codec.prefix / 'include'}" for codec in codecs]
             cmd += [f"-I{tree / d}" for d in group.include_dirs]
             cmd += ["-c", str(src), "-o", str(obj)]
             jobs_list.append(cmd)
@@ -109,6 +116,8 @@ def build_library(
             f"compiling the compression layer failed: {errors[0]}", errors[0].log_tail
         )
 
+    for codec in codecs:
+        objects += _codec_objects(codec, work / f"codec-{codec.library}", log, deadline)
     archive = lib / LIBRARY_NAME
     lib.mkdir(parents=True, exist_ok=True)
     run_logged(["ar", "rcs", archive, *objects], log, deadline)
@@ -120,8 +129,24 @@ def build_library(
                 "zlib": profile.zlib,
                 "link_libraries": list(profile.link_libraries),
                 "objects": len(objects),
+                "codecs": [codec.record for codec in codecs],
             },
             indent=2,
         )
     )
     return archive
+
+
+def _codec_objects(codec: BuiltCodec, into: Path, log: Path, deadline: Deadline) -> list[Path]:
+    """The members of a built codec archive, renamed so no two libraries' objects collide."""
+    shutil.rmtree(into, ignore_errors=True)
+    into.mkdir(parents=True)
+    run_logged(["ar", "x", codec.archive], log, deadline, cwd=into)
+    objects = []
+    for member in sorted(into.iterdir()):
+        renamed = into / f"{codec.library}-{codec.version}__{member.name}"
+        member.rename(renamed)
+        objects.append(renamed)
+    if not objects:
+        raise StageFailed(f"{codec.archive} holds no object")
+    return objects

@@ -37,6 +37,7 @@ class Suite:
     threads: tuple[int, ...] = (1,)
     min_samples: int = 9
     target_ms: float = 100.0
+    codecs: str | None = None  # codec set (host, builtin, a named set); None: the worker's
 
     def rzbench_args(self, corpus_files: list[Path]) -> list[str]:
         args: list[str] = []
@@ -108,7 +109,15 @@ def parse_suite(raw: dict[str, Any], where: str) -> Suite:
         threads=_ints(raw, "threads", (1,), where),
         min_samples=int(raw.get("min_samples", 9)),
         target_ms=float(raw.get("target_ms", 100.0)),
+        codecs=_codecs(raw, where),
     )
+
+
+def _codecs(raw: dict[str, Any], where: str) -> str | None:
+    value = raw.get("codecs")
+    if value is not None and (not isinstance(value, str) or not value):
+        raise SuiteError(f"{where}: 'codecs' must name a codec set (host, builtin, ...)")
+    return value
 
 
 def load_suites(extra_dir: Path | None = None) -> dict[str, Suite]:

@@ -14,7 +14,7 @@ from basketbench.models.base import Base, BigId, Json, Timestamp, utcnow
 
 SPEED_METRICS = ("compress_mbps", "decompress_mbps")
 SERIES_INCLUDE = ("ratio", "compressed_bytes", "c_median", "c_min", "c_max", "c_stddev", "c_n",
-                  "d_median", "d_min", "d_max", "d_stddev", "d_n", "run_id")
+                  "d_median", "d_min", "d_max", "d_stddev", "d_n", "run_id", "codec_set_id")
 EXACT_METRICS = ("ratio", "compressed_bytes")
 METRICS = EXACT_METRICS + SPEED_METRICS
 
@@ -34,6 +34,8 @@ class ResultDocument(Base):
     backend: Mapped[str | None] = mapped_column(String(20))
     root_commit: Mapped[str | None] = mapped_column(String(64))
     parameters: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    codec_set_id: Mapped[int | None] = mapped_column(
+        ForeignKey("codec_sets.id", ondelete="RESTRICT"))
     result_count: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime | None] = mapped_column(Timestamp)
     received_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
@@ -65,6 +67,9 @@ class Result(Base):
     run_id: Mapped[int | None] = mapped_column(Integer)
     commit_id: Mapped[int] = mapped_column(Integer)
     machine_id: Mapped[int] = mapped_column(Integer)
+    # Copy of the document's codec set (no foreign key of its own, like machine_id): part
+    # of the series, see models/codecs.py. NULL only for rows written before migration 0006.
+    codec_set_id: Mapped[int | None] = mapped_column(Integer)
     dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id", ondelete="CASCADE"))
     configuration_id: Mapped[int] = mapped_column(
         ForeignKey("configurations.id", ondelete="CASCADE"))

@@ -26,6 +26,8 @@ class Run(Base):
     machine_id: Mapped[int | None] = mapped_column(ForeignKey("machines.id", ondelete="SET NULL"))
     tag: Mapped[str] = mapped_column(String(100))
     suite: Mapped[str] = mapped_column(String(100), default="default")
+    # Codec set the trigger asked for (host, builtin, a named set); None: the suite's.
+    codecs: Mapped[str | None] = mapped_column(String(100))
     status: Mapped[str] = mapped_column(String(20), default="queued")
     stage: Mapped[str | None] = mapped_column(String(50))
     progress: Mapped[float] = mapped_column(Float, default=0.0)

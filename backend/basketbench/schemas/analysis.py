@@ -5,11 +5,27 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from basketbench.schemas.catalog import ConfigurationOut, MachineRef
 
 Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"]
+
+
+class CodecSetOut(BaseModel):
+    """The codec library versions a result was measured with (models/codecs.py)."""
+
+    id: int
+    set: str = Field(description="host | builtin | a named set such as root-6.40.00")
+    root_version: str | None
+    libraries: dict[str, str] = Field(description="zlib, lzma, lz4, zstd, xxhash versions")
+    series_key: str = Field(description="results with the same key form one history")
+
+
+class MachineCodecSetOut(CodecSetOut):
+    documents: int
+    results: int
+    latest_order: int = Field(description="git order of the newest commit measured with it")
 
 
 class SeriesOut(BaseModel):
@@ -31,6 +47,7 @@ class HistoryPoint(BaseModel):
     stddev: float | None
     n: int | None
     run_id: int | None
+    codecs: CodecSetOut | None = None
 
 
 class HistoryChange(BaseModel):
@@ -46,6 +63,11 @@ class HistoryOut(BaseModel):
     changes: list[HistoryChange]
     downsampled: bool
     total_points: int
+    codecs: CodecSetOut | None = Field(
+        default=None, description="the codec series shown (its newest versions)")
+    codec_series: list[CodecSetOut] = Field(
+        default_factory=list, description="every codec series this machine has for it; "
+        "choose one with ?codecs=<series_key or set name>")
 
 
 class SpeedSummary(BaseModel):
@@ -88,6 +110,7 @@ class TradeoffOut(BaseModel):
 class CompareSide(BaseModel):
     commit: str
     machine: MachineRef
+    codecs: CodecSetOut | None = None
 
 
 class CompareRow(BaseModel):

@@ -43,8 +43,8 @@ class MachineIn(BaseModel):
     tag: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")
     fingerprint: dict[str, Any]
     fingerprint_hash: str | None = Field(
-        default=None, description="Defaults to fingerprint['fingerprint_hash'] or a sha256 "
-        "over the canonical fingerprint without hostname.")
+        default=None, description="Ignored (kept for old clients): the identity is a sha256 "
+        "over the canonical fingerprint without hostname and codec library versions.")
 
 
 class MachineOut(OrmModel):

@@ -24,6 +24,10 @@ class TriggerIn(BaseModel):
                                     pattern=r"^[A-Za-z0-9_.\-]+$")]] | None = Field(
         default=None, description="default: every registered tag")
     suite: str = Field(default="default", max_length=100)
+    codecs: str | None = Field(
+        default=None, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$",
+        description="codec set: host, builtin or a named set (e.g. debian-trixie); "
+        "default: the suite's, else the worker's")
     branch: str | None = None
 
 

@@ -117,6 +117,13 @@ class Result(TypedDict):
     error: StrictStr | None
 
 
+class Codecs(TypedDict):
+    __pydantic_config__ = OPEN  # type: ignore[misc]
+    set: StrictStr
+    root_version: NotRequired[StrictStr | None]
+    libraries: dict[str, StrictStr]
+
+
 class Document(TypedDict):
     __pydantic_config__ = ConfigDict(strict=True, extra="forbid")  # type: ignore[misc]
     schema_version: Literal["1"]
@@ -126,6 +133,7 @@ class Document(TypedDict):
     root_commit: NotRequired[StrictStr | None]
     context: NotRequired[Context]
     machine: Machine
+    codecs: NotRequired[Codecs]
     parameters: Parameters
     datasets: list[Dataset]
     results: list[Result]

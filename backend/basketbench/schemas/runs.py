@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from basketbench.schemas.analysis import CodecSetOut
 from basketbench.schemas.common import Page
 
 RunStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]
@@ -32,6 +33,11 @@ class RunOut(BaseModel):
     log_tail: str | None
     build_cache_hit: bool | None
     result_count: int
+    codecs: str | None = Field(
+        default=None, description="codec set the trigger asked for; null: the suite's")
+    codec_set: CodecSetOut | None = Field(
+        default=None, description="codec set the results were measured with (set, "
+        "root_version, libraries, series_key); single-run answers only")
 
 
 class RunPage(Page[RunOut]):

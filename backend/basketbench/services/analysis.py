@@ -20,6 +20,7 @@ from basketbench.schemas.analysis import (
     TradeoffOut,
     TradeoffPoint,
 )
+from basketbench.services import codecs as codec_service
 from basketbench.services import dimcache
 from basketbench.services.catalog import configuration_out, machine_ref, order_bounds
 from basketbench.services.errors import BadRequest, NotFound
@@ -109,16 +110,64 @@ class Point:
     stddev: float | None
     n: int | None
     run_id: int | None
+    codecs: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"sha": self.sha, "order": self.order, "date": self.date, "author": self.author,
                 "message": self.message, "value": self.value, "min": self.min,
-                "max": self.max, "stddev": self.stddev, "n": self.n, "run_id": self.run_id}
+                "max": self.max, "stddev": self.stddev, "n": self.n, "run_id": self.run_id,
+                "codecs": self.codecs}
+
+
+@dataclass
+class CodecChoice:
+    """The codec series a history / comparison shows, and the ones it could show."""
+
+    ids: list[int | None]
+    shown: dict[str, Any] | None
+    available: list[dict[str, Any]]
+
+    def clause(self) -> Any:
+        present = [i for i in self.ids if i is not None]
+        clause = Result.codec_set_id.in_(present)
+        return clause | Result.codec_set_id.is_(None) if None in self.ids else clause
+
+
+def choose_codecs(session: Session, where: list[Any], requested: str | None) -> CodecChoice:
+    """The codec series among the results matching `where`: the requested one (a series key
+    or a set name), else the one measured on the newest commit. Series never mix: a host
+    upgrade or another named set is another series, not a change of ROOT."""
+    latest = dict(session.execute(
+        select(Result.codec_set_id, func.max(Commit.order))
+        .join(Commit, Commit.id == Result.commit_id).where(*where)
+        .group_by(Result.codec_set_id)).all())
+    described = codec_service.describe(session, {i for i in latest if i is not None})
+    series: dict[str, list[int | None]] = defaultdict(list)
+    newest: dict[str, tuple[int, int | None]] = {}
+    for set_id, order in latest.items():
+        key = described[set_id]["series_key"] if set_id is not None else "legacy"
+        series[key].append(set_id)
+        if key not in newest or (order or 0) > newest[key][0]:
+            newest[key] = (order or 0, set_id)
+    if not series:
+        return CodecChoice([], None, [])
+    shown = {k: described[i] for k, (_, i) in newest.items() if i is not None}
+    available = [shown[k] for k in sorted(shown, key=lambda k: -newest[k][0])]
+    if requested is None:
+        key = max(series, key=lambda k: newest[k][0])
+    else:
+        keys = [k for k in series
+                if k == requested or (k in shown and shown[k]["set"] == requested)]
+        if not keys:
+            raise NotFound(f"no results measured with codec set {requested!r} here; "
+                           f"available: {sorted(series)}")
+        key = max(keys, key=lambda k: newest[k][0])
+    return CodecChoice(series[key], shown.get(key), available)
 
 
 def history(session: Session, machine: str, dataset: str, metric: str, sel: ConfigSelector,
             commit_from: str | None, commit_to: str | None,
-            max_points: int) -> dict[str, Any]:
+            max_points: int, codecs: str | None = None) -> dict[str, Any]:
     """JSON-ready dict shaped like schemas.analysis.HistoryOut."""
     if metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
@@ -127,11 +176,14 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     conf = _resolve_configuration(session, sel)
     lo, hi = order_bounds(session, commit_from, commit_to)
     value, vmin, vmax, vstd, n = _metric_columns(metric)
+    where = [Result.machine_id == m.id, Result.dataset_id == ds.id,
+             Result.configuration_id == conf.id]
+    choice = choose_codecs(session, where, codecs)
     stmt = (select(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
-                   Commit.message, value, vmin, vmax, vstd, n, func.max(Result.run_id))
+                   Commit.message, value, vmin, vmax, vstd, n, func.max(Result.run_id),
+                   func.max(Result.codec_set_id))
             .join(Commit, Commit.id == Result.commit_id)
-            .where(Result.machine_id == m.id, Result.dataset_id == ds.id,
-                   Result.configuration_id == conf.id)
+            .where(*where, choice.clause())
             .group_by(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
                       Commit.message)
             .order_by(Commit.order, Commit.date, Commit.id))
@@ -141,12 +193,15 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
         stmt = stmt.where(Commit.order <= hi)
     rows = [r for r in session.execute(stmt).all() if r[6] is not None]
     commit_ids = [r[0] for r in rows]
+    sets = codec_service.describe(session, {r[12] for r in rows if r[12] is not None})
     points = [Point(
         sha=r[1], order=r[2], date=r[3], author=r[4],
         message=(r[5] or "").split("\n", 1)[0][:200] or None, value=float(r[6]),
         min=_float(r[7]), max=_float(r[8]), stddev=_float(r[9]),
-        n=int(r[10]) if r[10] is not None else None, run_id=r[11]) for r in rows]
-    changes = _changes(session, m.id, ds.id, conf.id, metric, points, commit_ids)
+        n=int(r[10]) if r[10] is not None else None, run_id=r[11],
+        codecs=sets.get(r[12])) for r in rows]
+    changes = _changes(session, m.id, ds.id, conf.id, metric, points, commit_ids,
+                       choice.clause())
     total = len(points)
     downsampled = total > max_points
     if downsampled:
@@ -156,7 +211,7 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
                        configuration=configuration_out(conf), metric=metric)
     return {"series": series.model_dump(mode="json"), "points": [p.as_dict() for p in points],
             "changes": changes, "downsampled": downsampled,
-            "total_points": total}
+            "total_points": total, "codecs": choice.shown, "codec_series": choice.available}
 
 
 def _float(value: Any) -> float | None:
@@ -164,7 +219,8 @@ def _float(value: Any) -> float | None:
 
 
 def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, metric: str,
-             points: list[Point], commit_ids: list[int]) -> list[dict[str, Any]]:
+             points: list[Point], commit_ids: list[int], codec_clause: Any
+             ) -> list[dict[str, Any]]:
     """Dicts shaped like schemas.analysis.HistoryChange: on noisy or often-changing
     series there is one per commit, and pydantic objects cost ~6 us each."""
     changes: list[dict[str, Any]] = []
@@ -190,7 +246,8 @@ def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, m
         for cid, s in session.execute(
                 select(Result.commit_id, col).where(
                     Result.machine_id == machine_id, Result.dataset_id == dataset_id,
-                    Result.configuration_id == conf_id, Result.commit_id.in_(needed))):
+                    Result.configuration_id == conf_id, Result.commit_id.in_(needed),
+                    codec_clause)):
             samples[cid].extend(s or [])
     order = sorted(candidates)
     pvalues = mann_whitney_batch([(samples.get(commit_ids[i - 1]), samples.get(commit_ids[i]))
@@ -239,16 +296,19 @@ def _pareto(values: list[tuple[float, float] | None]) -> list[bool]:
 
 
 def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: ConfigSelector,
-             reference: int | None) -> TradeoffOut:
+             reference: int | None, codecs: str | None = None) -> TradeoffOut:
     c = get_commit(session, commit)
     m = get_machine(session, machine)
     ds = get_dataset(session, dataset)
+    choice = choose_codecs(session, [Result.commit_id == c.id, Result.machine_id == m.id,
+                                     Result.dataset_id == ds.id], codecs)
     stmt = (select(Configuration, func.avg(Result.ratio), func.avg(Result.compressed_bytes),
                    func.avg(Result.c_median), func.min(Result.c_min), func.max(Result.c_max),
                    func.avg(Result.d_median), func.min(Result.d_min), func.max(Result.d_max))
             .join(Configuration, Configuration.id == Result.configuration_id)
             .where(Result.commit_id == c.id, Result.machine_id == m.id,
-                   Result.dataset_id == ds.id, *sel.clauses(with_setting=False))
+                   Result.dataset_id == ds.id, *sel.clauses(with_setting=False),
+                   choice.clause())
             .group_by(Configuration.id)
             .order_by(Configuration.setting, Configuration.codec))
     rows = session.execute(stmt).all()
@@ -300,13 +360,14 @@ class _Side:
 
 
 def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | None,
-          metrics: list[str]) -> dict[tuple[int, int], _Side]:
+          metrics: list[str], codec_clause: Any) -> dict[tuple[int, int], _Side]:
     want_c = "compress_mbps" in metrics
     want_d = "decompress_mbps" in metrics
     cols = [Result.dataset_id, Result.configuration_id, Result.ratio, Result.compressed_bytes,
             Result.c_median, Result.d_median,
             Result.c_samples if want_c else Result.c_n, Result.d_samples if want_d else Result.d_n]
-    stmt = select(*cols).where(Result.commit_id == commit_id, Result.machine_id == machine_id)
+    stmt = select(*cols).where(Result.commit_id == commit_id, Result.machine_id == machine_id,
+                               codec_clause)
     if dataset_id is not None:
         stmt = stmt.where(Result.dataset_id == dataset_id)
     out: dict[tuple[int, int], _Side] = {}
@@ -336,7 +397,7 @@ def _mean(values: list[Any]) -> float | None:
 def compare(session: Session, base_commit: str | None, head_commit: str | None,
             machine: str | None, base_machine: str | None, head_machine: str | None,
             commit: str | None, dataset: str | None, metric: str | None,
-            only_significant: bool) -> dict[str, Any]:
+            only_significant: bool, codecs: str | None = None) -> dict[str, Any]:
     """JSON-ready dict shaped like schemas.analysis.CompareOut."""
     if metric is not None and metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
@@ -353,8 +414,21 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                          "base_machine+head_machine+commit")
     ds_id = get_dataset(session, dataset).id if dataset else None
     metrics = [metric] if metric else list(METRICS)
-    base = _side(session, cb.id, mb.id, ds_id, metrics)
-    head = _side(session, ch.id, mh.id, ds_id, metrics)
+    head_choice = choose_codecs(session, [Result.commit_id == ch.id,
+                                          Result.machine_id == mh.id], codecs)
+    # The base side measured in the head's codec series (builtin: whatever versions the
+    # base commit pins); without an explicit choice, its own newest series otherwise.
+    wanted = codecs or (head_choice.shown or {}).get("series_key")
+    try:
+        base_choice = choose_codecs(session, [Result.commit_id == cb.id,
+                                              Result.machine_id == mb.id], wanted)
+    except NotFound:
+        if codecs is not None:
+            raise
+        base_choice = choose_codecs(session, [Result.commit_id == cb.id,
+                                              Result.machine_id == mb.id], None)
+    base = _side(session, cb.id, mb.id, ds_id, metrics, base_choice.clause())
+    head = _side(session, ch.id, mh.id, ds_id, metrics, head_choice.clause())
     keys = sorted(base.keys() & head.keys())
     conf_outs = dimcache.configurations(session, {k[1] for k in keys})
     names = dimcache.dataset_names(session, {k[0] for k in keys})
@@ -408,8 +482,10 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                 "dataset": names[key[0]], "configuration": conf_dicts[key[1]], "metric": met,
                 "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
                 "significant": bool(significant), "regression": bool(regression)})
-    return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb)).model_dump(),
-            "head": CompareSide(commit=ch.sha, machine=machine_ref(mh)).model_dump(),
+    return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb),
+                                codecs=base_choice.shown).model_dump(),
+            "head": CompareSide(commit=ch.sha, machine=machine_ref(mh),
+                                codecs=head_choice.shown).model_dump(),
             "rows": rows, "mode": mode}
 
 

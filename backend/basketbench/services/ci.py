@@ -185,7 +185,7 @@ def trigger(session: Session, settings: Settings, body: TriggerIn, who: str) -> 
         raise Invalid("no hardware tags: register a machine or pass tags",
                       ["tags: none registered"])
     unique = list({c.id: c for c in commits}.values())
-    runs = create_runs(session, unique, tags, body.suite, f"trigger:{who}")
+    runs = create_runs(session, unique, tags, body.suite, f"trigger:{who}", body.codecs)
     session.commit()
     dispatch.wake()
     return TriggerOut(run_ids=[r.id for r in runs], commits=[c.sha for c in unique], tags=tags)

@@ -20,6 +20,7 @@ from basketbench.core.config import Settings
 from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
 from basketbench.models.result import SPEED_METRICS
 from basketbench.schemas.results import IngestOut
+from basketbench.services import codecs as codec_service
 from basketbench.services import machines as machine_service
 from basketbench.services.commits import ensure_commit
 from basketbench.services.errors import Invalid
@@ -60,6 +61,8 @@ class Batch:
     root_commit: str | None = None
     parameters: dict[str, Any] = field(default_factory=dict)
     target: Target = field(default_factory=Target)
+    # (set, ROOT release, library versions): the document's `codecs`, else host + fingerprint's
+    codecs: tuple[str, str | None, dict[str, str]] | None = None
 
 
 def document_hash(doc: Any, target: Target) -> str:
@@ -97,6 +100,7 @@ def harness_batch(doc: Any, target: Target) -> Batch:
         datasets=doc["datasets"], results=doc["results"], created_at=created,
         tool=f"{doc['tool']['name']} {doc['tool']['version']}", backend=doc["backend"],
         root_commit=doc.get("root_commit"), parameters=doc["parameters"], target=target,
+        codecs=codec_service.codecs_of_document(doc),
     )
     return batch
 
@@ -175,7 +179,8 @@ def _duplicate(session: Session, doc: ResultDocument) -> IngestOut:
 
 # Column widths (models): longer text is a 422, never a database error.
 LIMITS = {"dataset name": 300, "dataset source": 1000, "dataset checksum": 100,
-          "machine": 200, "tag": 100, "repository": 200, "root_commit": 64}
+          "machine": 200, "tag": 100, "repository": 200, "root_commit": 64,
+          "codecs.set": 100, "codecs.root_version": 50}
 
 
 INT_LIMITS = {"threads": 2**31 - 1, "basket_size": 2**31 - 1, "dictionary_size": 2**31 - 1,
@@ -187,6 +192,8 @@ def _too_long(batch: Batch) -> list[str]:
     checks: list[tuple[str, Any]] = [("machine", batch.machine_name), ("tag", batch.tag),
                                      ("repository", t.repository),
                                      ("root_commit", batch.root_commit)]
+    if batch.codecs is not None:
+        checks += [("codecs.set", batch.codecs[0]), ("codecs.root_version", batch.codecs[1])]
     for d in batch.datasets:
         checks += [("dataset name", d.get("name")), ("dataset source", d.get("source")),
                    ("dataset checksum", d.get("checksum"))]
@@ -237,12 +244,16 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
         tag = known.tag if known else str(batch.fingerprint.get("arch") or "untagged")
     machine, _ = machine_service.register_machine(
         session, batch.machine_name, tag, batch.fingerprint, batch.fingerprint_hash)
+    set_name, root_version, libraries = batch.codecs or codec_service.codecs_of_document(
+        {"machine": batch.fingerprint})
+    codec_set = codec_service.ensure_codec_set(session, set_name, root_version, libraries)
 
     document = ResultDocument(
         sha256=batch.sha256, kind=batch.kind, run_id=run.id if run else None,
         commit_id=commit.id, machine_id=machine.id, tool=batch.tool, backend=batch.backend,
         root_commit=batch.root_commit, parameters=batch.parameters,
         result_count=len(batch.results), created_at=batch.created_at,
+        codec_set_id=codec_set.id,
     )
     session.add(document)
     try:
@@ -257,7 +268,7 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
     conf_ids = _configuration_ids(session, batch.results)
     ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in batch.results})
     # Tuples in RESULT_COLUMNS order: hundreds of rows per document, no per-row dicts.
-    ids = (document.id, document.run_id, commit.id, machine.id)
+    ids = (document.id, document.run_id, commit.id, machine.id, codec_set.id)
     c_metric, d_metric = SPEED_METRICS
     rows = [
         (*ids, ds_ids[r["dataset"]], conf_ids[tuple(r[k] for k in CONF_KEYS)],
@@ -279,8 +290,8 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
 # (psycopg's C dumpers).
 _SPEED_TYPES = ["float8"] * 6 + ["int4", "json"]
 COPY_TYPES = {
-    **dict.fromkeys(["document_id", "run_id", "commit_id", "machine_id", "dataset_id",
-                     "configuration_id"], "int4"),
+    **dict.fromkeys(["document_id", "run_id", "commit_id", "machine_id", "codec_set_id",
+                     "dataset_id", "configuration_id"], "int4"),
     "uncompressed_bytes": "int8", "compressed_bytes": "int8", "ratio": "float8",
     "roundtrip_ok": "bool", "error": "text", "dictionary_train_ms": "float8",
     **dict(zip([f"c_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),

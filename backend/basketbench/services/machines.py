@@ -16,13 +16,15 @@ from basketbench.services.errors import Conflict, NotFound
 
 # Fields that describe the host, not the hardware/software: they never split a machine.
 MAX_VERSION_RACES = 5
-VOLATILE_FIELDS = {"hostname", "fingerprint_hash", "host_name", "date", "load_avg", "executable"}
+# Codec library versions neither: a machine measures several codec sets (host, builtin,
+# named) and stays one machine; the set is part of each result's series (models/codecs.py).
+VOLATILE_FIELDS = {"hostname", "fingerprint_hash", "host_name", "date", "load_avg", "executable",
+                   "libraries"}
 
 
 def fingerprint_hash(fingerprint: dict[str, Any]) -> str:
-    given = fingerprint.get("fingerprint_hash")
-    if isinstance(given, str) and given:
-        return given.lower()
+    """The machine's identity, computed here over the stable fields: the harness's own
+    fingerprint_hash covers the codec libraries too, so it is not taken as given."""
     stable = {k: v for k, v in fingerprint.items() if k not in VOLATILE_FIELDS}
     canonical = json.dumps(stable, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()[:32]
@@ -32,7 +34,10 @@ def register_machine(session: Session, name: str, tag: str, fingerprint: dict[st
                      fp_hash: str | None = None) -> tuple[Machine, bool]:
     """An upsert: concurrent registrations (or ingests) of the same machine all get the one
     row, never a unique-violation; a new fingerprint becomes the next version."""
-    fp_hash = (fp_hash or fingerprint_hash(fingerprint)).lower()
+    # A given hash (the harness's or a client's) is ignored: identity is computed here, the
+    # same way for every client, without the codec libraries.
+    del fp_hash
+    fp_hash = fingerprint_hash(fingerprint)
     for _ in range(MAX_VERSION_RACES):
         existing = session.scalar(
             select(Machine).where(Machine.name == name, Machine.fingerprint_hash == fp_hash)

@@ -7,9 +7,11 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from basketbench.models import Commit, Machine, Repository, Run
+from basketbench.models import Commit, Machine, Repository, ResultDocument, Run
 from basketbench.models.base import utcnow
+from basketbench.schemas.analysis import CodecSetOut
 from basketbench.schemas.runs import RunClaim, RunOut, RunUpdate
+from basketbench.services import codecs as codec_service
 from basketbench.services.errors import Conflict, Invalid, NotFound
 from basketbench.services.sqlutil import AnySelect
 
@@ -33,7 +35,7 @@ def to_out(row: Any) -> RunOut:
         progress=run.progress, trigger=run.trigger, attempts=run.attempts,
         created_at=run.created_at, started_at=run.started_at, finished_at=run.finished_at,
         timings=run.timings or {}, log_tail=run.log_tail, build_cache_hit=run.build_cache_hit,
-        result_count=run.result_count,
+        result_count=run.result_count, codecs=run.codecs,
     )
 
 
@@ -41,12 +43,27 @@ def get_run_out(session: Session, run_id: int) -> RunOut:
     row = session.execute(run_query().where(Run.id == run_id)).first()
     if row is None:
         raise NotFound(f"unknown run {run_id}")
-    return to_out(row)
+    return with_codec_sets(session, [to_out(row)])[0]
+
+
+def with_codec_sets(session: Session, outs: list[RunOut]) -> list[RunOut]:
+    """Fill each run's codec_set from its result document (one query per page)."""
+    rows = session.execute(select(ResultDocument.run_id, ResultDocument.codec_set_id).where(
+        ResultDocument.run_id.in_([o.id for o in outs]),
+        ResultDocument.codec_set_id.isnot(None))).all()
+    by_run = {run_id: set_id for run_id, set_id in rows}
+    sets = codec_service.describe(session, {s for s in by_run.values() if s is not None})
+    for out in outs:
+        set_id = by_run.get(out.id)
+        found = sets.get(set_id) if set_id is not None else None
+        out.codec_set = CodecSetOut(**found) if found else None
+    return outs
 
 
 def create_runs(session: Session, commits: list[Commit], tags: list[str], suite: str,
-                trigger: str) -> list[Run]:
-    runs = [Run(commit_id=c.id, tag=t, suite=suite, trigger=trigger, status="queued")
+                trigger: str, codecs: str | None = None) -> list[Run]:
+    runs = [Run(commit_id=c.id, tag=t, suite=suite, trigger=trigger, status="queued",
+                codecs=codecs)
             for c in commits for t in tags]
     session.add_all(runs)
     session.flush()

@@ -107,6 +107,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/machines/{machine_id}/codec-sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Machine Codec Sets
+         * @description The codec library sets this machine measured with (host, builtin, named sets).
+         */
+        get: operations["machines-get_machine_codec_sets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/machines/{machine_id}/heartbeat": {
         parameters: {
             query?: never;
@@ -351,6 +371,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * CodecSetOut
+         * @description The codec library versions a result was measured with (models/codecs.py).
+         */
+        CodecSetOut: {
+            /** Id */
+            id: number;
+            /**
+             * Set
+             * @description host | builtin | a named set such as root-6.40.00
+             */
+            set: string;
+            /** Root Version */
+            root_version: string | null;
+            /**
+             * Libraries
+             * @description zlib, lzma, lz4, zstd, xxhash versions
+             */
+            libraries: {
+                [key: string]: string;
+            };
+            /**
+             * Series Key
+             * @description results with the same key form one history
+             */
+            series_key: string;
+        };
         /** CommitOut */
         CommitOut: {
             /** Id */
@@ -422,6 +469,7 @@ export interface components {
             /** Commit */
             commit: string;
             machine: components["schemas"]["MachineRef"];
+            codecs?: components["schemas"]["CodecSetOut"] | null;
         };
         /** ConfigurationOut */
         ConfigurationOut: {
@@ -564,6 +612,13 @@ export interface components {
             downsampled: boolean;
             /** Total Points */
             total_points: number;
+            /** @description the codec series shown (its newest versions) */
+            codecs?: components["schemas"]["CodecSetOut"] | null;
+            /**
+             * Codec Series
+             * @description every codec series this machine has for it; choose one with ?codecs=<series_key or set name>
+             */
+            codec_series?: components["schemas"]["CodecSetOut"][];
         };
         /** HistoryPoint */
         HistoryPoint: {
@@ -589,6 +644,7 @@ export interface components {
             n: number | null;
             /** Run Id */
             run_id: number | null;
+            codecs?: components["schemas"]["CodecSetOut"] | null;
         };
         /** IngestOut */
         IngestOut: {
@@ -633,6 +689,39 @@ export interface components {
             /** Offset */
             offset: number;
         };
+        /** MachineCodecSetOut */
+        MachineCodecSetOut: {
+            /** Id */
+            id: number;
+            /**
+             * Set
+             * @description host | builtin | a named set such as root-6.40.00
+             */
+            set: string;
+            /** Root Version */
+            root_version: string | null;
+            /**
+             * Libraries
+             * @description zlib, lzma, lz4, zstd, xxhash versions
+             */
+            libraries: {
+                [key: string]: string;
+            };
+            /**
+             * Series Key
+             * @description results with the same key form one history
+             */
+            series_key: string;
+            /** Documents */
+            documents: number;
+            /** Results */
+            results: number;
+            /**
+             * Latest Order
+             * @description git order of the newest commit measured with it
+             */
+            latest_order: number;
+        };
         /** MachineIn */
         MachineIn: {
             /** Name */
@@ -645,7 +734,7 @@ export interface components {
             };
             /**
              * Fingerprint Hash
-             * @description Defaults to fingerprint['fingerprint_hash'] or a sha256 over the canonical fingerprint without hostname.
+             * @description Ignored (kept for old clients): the identity is a sha256 over the canonical fingerprint without hostname and codec library versions.
              */
             fingerprint_hash?: string | null;
         };
@@ -883,6 +972,13 @@ export interface components {
             build_cache_hit: boolean | null;
             /** Result Count */
             result_count: number;
+            /**
+             * Codecs
+             * @description codec set the trigger asked for; null: the suite's
+             */
+            codecs?: string | null;
+            /** @description codec set the results were measured with (set, root_version, libraries, series_key); single-run answers only */
+            codec_set?: components["schemas"]["CodecSetOut"] | null;
         };
         /** RunPage */
         RunPage: {
@@ -1021,6 +1117,11 @@ export interface components {
              * @default default
              */
             suite: string;
+            /**
+             * Codecs
+             * @description codec set: host, builtin or a named set (e.g. debian-trixie); default: the suite's, else the worker's
+             */
+            codecs?: string | null;
             /** Branch */
             branch?: string | null;
         };
@@ -1460,6 +1561,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MachineOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "machines-get_machine_codec_sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                machine_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineCodecSetOut"][];
                 };
             };
             /** @description bad request */
@@ -2273,6 +2432,8 @@ export interface operations {
                 commit_from?: string | null;
                 commit_to?: string | null;
                 max_points?: number;
+                /** @description codec series key or set name (host, builtin, ...); default: the series of the newest commit */
+                codecs?: string | null;
                 format?: string | null;
             };
             header?: never;
@@ -2344,6 +2505,7 @@ export interface operations {
                 mode?: string;
                 threads?: number;
                 format?: string | null;
+                codecs?: string | null;
             };
             header?: never;
             path?: never;
@@ -2412,6 +2574,8 @@ export interface operations {
                 metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
                 only_significant?: boolean;
                 format?: string | null;
+                /** @description codec series key or set name for both sides; default: the head's newest series */
+                codecs?: string | null;
             };
             header?: never;
             path?: never;

@@ -33,3 +33,5 @@ export type Compare = Schemas['CompareOut'];
 export type TriggerRequest = Schemas['TriggerIn'];
 export type TriggerResponse = Schemas['TriggerOut'];
 export type Metric = CompareRow['metric'];
+export type CodecSet = Schemas['CodecSetOut'];
+export type MachineCodecSet = Schemas['MachineCodecSetOut'];

@@ -26,12 +26,15 @@ def get_history(
     mode: str = "basket", threads: int = 1, commit_from: str | None = None,
     commit_to: str | None = None,
     max_points: Annotated[int, Query(ge=10, le=100_000)] = 2000,
+    codecs: Annotated[str | None, Query(
+        max_length=100, description="codec series key or set name (host, builtin, ...); "
+        "default: the series of the newest commit")] = None,
     format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
 ) -> Any:
     sel = analysis.ConfigSelector(configuration_id, setting, codec, preconditioner,
                                   dictionary_size, basket_size, mode, threads)
     out = analysis.history(session, machine, dataset, metric, sel, commit_from, commit_to,
-                           max_points)
+                           max_points, codecs)
     return csv_response(out["points"], "history") if format == "csv" else orjson_response(out)
 
 
@@ -42,10 +45,11 @@ def get_tradeoff(
     codec: str | None = None, preconditioner: str = "none", dictionary_size: int = 0,
     basket_size: int = 0, mode: str = "basket", threads: int = 1,
     format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+    codecs: Annotated[str | None, Query(max_length=100)] = None,
 ) -> Any:
     sel = analysis.ConfigSelector(None, None, codec, preconditioner, dictionary_size,
                                   basket_size, mode, threads)
-    out = analysis.tradeoff(session, commit, machine, dataset, sel, reference)
+    out = analysis.tradeoff(session, commit, machine, dataset, sel, reference, codecs)
     return csv_response(out.points, "tradeoff") if format == "csv" else json_response(out)
 
 
@@ -56,7 +60,10 @@ def get_compare(
     head_machine: str | None = None, commit: str | None = None, dataset: str | None = None,
     metric: Metric | None = None, only_significant: bool = False,
     format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+    codecs: Annotated[str | None, Query(
+        max_length=100, description="codec series key or set name for both sides; default: "
+        "the head's newest series")] = None,
 ) -> Any:
     out = analysis.compare(session, base_commit, head_commit, machine, base_machine,
-                           head_machine, commit, dataset, metric, only_significant)
+                           head_machine, commit, dataset, metric, only_significant, codecs)
     return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)

@@ -8,7 +8,9 @@ from sqlalchemy import select
 from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 from basketbench.models import Machine
+from basketbench.schemas.analysis import MachineCodecSetOut
 from basketbench.schemas.catalog import MachineIn, MachineOut, MachinePage, MachineRegistered
+from basketbench.services import codecs as codec_service
 from basketbench.services import lookup
 from basketbench.services import machines as service
 from basketbench.services.catalog import machines_out
@@ -35,6 +37,14 @@ def list_machines(session: SessionDep, page: Pages, tag: str | None = None,
 @router.get("/{machine_id}", response_model=MachineOut, dependencies=[ReadAccess])
 def get_machine(session: SessionDep, machine_id: int) -> MachineOut:
     return machines_out(session, [lookup.get_machine(session, str(machine_id))])[0]
+
+
+@router.get("/{machine_id}/codec-sets", response_model=list[MachineCodecSetOut],
+            dependencies=[ReadAccess])
+def get_machine_codec_sets(session: SessionDep, machine_id: int) -> Any:
+    """The codec library sets this machine measured with (host, builtin, named sets)."""
+    machine = lookup.get_machine(session, str(machine_id))
+    return codec_service.machine_codec_sets(session, machine.id)
 
 
 @router.post("", response_model=MachineRegistered, status_code=201,

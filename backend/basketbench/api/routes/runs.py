@@ -20,7 +20,8 @@ def list_runs(session: SessionDep, page: Pages, status: str | None = None,
               commit: str | None = None) -> Any:
     stmt = runs_filter(service.run_query(), session, status, stage, tag, machine, commit)
     rows, total = fetch_page(session, stmt, page)
-    return respond([service.to_out(r) for r in rows], total, page, "runs", RunPage)
+    outs = service.with_codec_sets(session, [service.to_out(r) for r in rows])
+    return respond(outs, total, page, "runs", RunPage)
 
 
 @router.get("/{run_id}", response_model=RunOut, dependencies=[ReadAccess])

@@ -1,4 +1,5 @@
 import type { Data, PlotMouseEvent } from 'plotly.js';
+import { fmtCodecs } from '@/lib/codecs';
 import { fmtDate, METRIC_LABELS, settingLabel, shortSha } from '@/lib/format';
 import { Plot } from '@/lib/plot';
 import { plotText } from '@/lib/plot-text';
@@ -57,10 +58,10 @@ export function HistoryPlot({
       y: pts.map((p) => p.value),
       line: { color, width: 1.5 },
       marker: { color, size: 5 },
-      customdata: pts.map((p) => [shortSha(p.sha), plotText(p.author), fmtDate(p.date), plotText(firstLine(p.message)), p.sha, s.index, p.n]),
+      customdata: pts.map((p) => [shortSha(p.sha), plotText(p.author), fmtDate(p.date), plotText(firstLine(p.message)), p.sha, s.index, p.n, fmtCodecs(p.codecs)]),
       hovertemplate:
         '<b>%{customdata[0]}</b> %{customdata[2]}<br>%{customdata[1]}<br>%{customdata[3]}<br>' +
-        'value %{y:.4g} (n=%{customdata[6]})<extra>%{fullData.name}</extra>',
+        'value %{y:.4g} (n=%{customdata[6]})<br>%{customdata[7]}<extra>%{fullData.name}</extra>',
     });
     const bySha = new Map(pts.map((p) => [p.sha, p]));
     const changes = s.history.changes.filter((c) => bySha.has(c.sha));

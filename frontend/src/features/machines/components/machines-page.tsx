@@ -6,6 +6,7 @@ import { fmtAge, fmtDate, shortSha } from '@/lib/format';
 import { str, useUrlState } from '@/lib/url-state';
 import type { Machine } from '@/types/api';
 import { useMachines } from '../api/get-machines';
+import { MachineCodecSets } from './machine-codec-sets';
 
 const machinesSchema = { tag: str(), sort: str('name') };
 
@@ -49,6 +50,7 @@ export function MachinesPage() {
       numeric: true,
       render: (m) => <Link to={`/configurations?machine=${encodeURIComponent(m.name)}`}>{m.result_count}</Link>,
     },
+    { key: 'codecs', header: 'codecs', value: (m) => m.id, render: (m) => <MachineCodecSets machineId={m.id} /> },
     {
       key: 'latest_commit',
       header: 'latest commit',

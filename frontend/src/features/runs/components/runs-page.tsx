@@ -1,3 +1,4 @@
+import { fmtCodecs } from '@/lib/codecs';
 import { Link } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
 import { DataTable, type Column } from '@/components/ui/data-table';
@@ -59,6 +60,12 @@ export function RunsPage() {
     { key: 'trigger', header: 'trigger', value: (r) => r.trigger },
     { key: 'created_at', header: 'queued', value: (r) => r.created_at, render: (r) => fmtAge(r.created_at) },
     { key: 'result_count', header: 'results', value: (r) => r.result_count, numeric: true },
+    {
+      key: 'codecs',
+      header: 'codecs',
+      value: (r) => r.codec_set?.set ?? r.codecs ?? null,
+      render: (r) => <span title={r.codec_set ? fmtCodecs(r.codec_set) : 'not measured yet'}>{r.codec_set?.set ?? r.codecs ?? '—'}</span>,
+    },
   ];
 
   return (

@@ -1,0 +1,173 @@
+"""Codec source archives from Debian's source packages (`apt-get source --download-only`).
+
+Debian carries exactly the versions that matter across its releases (bullseye, bookworm,
+trixie; deb-src lines from scripts/setup-codec-sources.sh). The upstream source archive is
+Debian's `*.orig.tar.*`; it is checked against the sha256 in Debian's signed Sources index
+and, when the codec set pins one, against the pinned checksum. Archives are cached outside
+the clone and reused. Nothing else is tried: a version Debian does not carry, or an archive
+the mirror does not serve, fails with that reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from basketbench_workers.codecsets import Pin
+from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
+
+DEBIAN_SOURCE = {"zstd": "libzstd", "lz4": "lz4", "lzma": "xz-utils"}
+SETUP_HINT = "run scripts/setup-codec-sources.sh (deb-src lines for bullseye/bookworm/trixie)"
+
+
+class CodecUnavailable(StageFailed):
+    """A pinned codec source cannot be obtained; the run fails with this reason."""
+
+
+@dataclass(frozen=True)
+class SourceArchive:
+    library: str
+    version: str  # upstream
+    debian_version: str
+    path: Path
+    sha256: str
+
+    def record(self) -> dict[str, str]:
+        return {
+            "library": self.library,
+            "version": self.version,
+            "debian_package": DEBIAN_SOURCE[self.library],
+            "debian_version": self.debian_version,
+            "archive": self.path.name,
+            "sha256": self.sha256,
+        }
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    debian_version: str
+    archive: str
+    sha256: str
+
+
+def upstream_of(debian_version: str) -> str:
+    """1:1.2.13.dfsg-1 -> 1.2.13; 1.4.8+dfsg-2.1 -> 1.4.8; 5.2.5-2.1~deb11u1 -> 5.2.5."""
+    version = debian_version.split(":", 1)[-1]
+    if "-" in version:
+        version = version.rsplit("-", 1)[0]
+    return re.split(r"[+~]|\.dfsg", version)[0]
+
+
+def debian_candidates(library: str) -> list[_Candidate]:
+    """Every version of the library's Debian source package apt knows, with its orig archive."""
+    package = DEBIAN_SOURCE[library]
+    try:
+        text = subprocess.run(
+            ["apt-cache", "showsrc", package], capture_output=True, text=True, timeout=60
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CodecUnavailable(f"cannot ask apt for the {package} sources: {exc}") from exc
+    found = []
+    for stanza in text.split("\n\n"):
+        version = re.search(r"^Version: (\S+)", stanza, re.MULTILINE)
+        sums = re.search(r"^Checksums-Sha256:\n((?: .*\n?)+)", stanza, re.MULTILINE)
+        if not version or not sums:
+            continue
+        for line in sums.group(1).splitlines():
+            parts = line.split()
+            if len(parts) == 3 and re.search(r"\.orig\.tar\.[a-z0-9]+$", parts[2]):
+                found.append(_Candidate(version.group(1), parts[2], parts[0]))
+    return found
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def obtain_source(pin: Pin, cache: Path, log: Path, deadline: Deadline) -> SourceArchive:
+    """The verified source archive of `pin`, downloaded into `cache` unless already there."""
+    sources = cache / "sources"
+    record = sources / f"{pin.library}-{pin.version}.json"
+    known = _cached(record, pin)
+    if known is not None:
+        return known
+    candidates = [c for c in debian_candidates(pin.library) if upstream_of(c.debian_version)
+                  == pin.version]
+    package = DEBIAN_SOURCE[pin.library]
+    if not candidates:
+        raise CodecUnavailable(
+            f"{pin.library} {pin.version}: no Debian source package {package} of that version "
+            f"is known to apt (known: {_known_versions(pin.library)}); {SETUP_HINT}"
+        )
+    if pin.sha256 is not None:
+        matching = [c for c in candidates if c.sha256 == pin.sha256]
+        if not matching:
+            raise CodecUnavailable(
+                f"{pin.library} {pin.version}: the tree pins source archive sha256 {pin.sha256}, "
+                f"but Debian's {package} archives of that version are "
+                + ", ".join(f"{c.archive} sha256 {c.sha256}" for c in candidates)
+            )
+        candidates = matching
+    errors = []
+    for candidate in candidates:
+        target = sources / f"{package}_{candidate.debian_version.replace(':', '%')}"
+        archive = target / candidate.archive
+        if not archive.is_file() or _sha256(archive) != candidate.sha256:
+            target.mkdir(parents=True, exist_ok=True)
+            try:
+                # The .dsc may be missing on a mirror that still serves the archive: apt's exit
+                # code is not the test, the archive and its checksum are.
+                run_logged(
+                    ["apt-get", "source", "--download-only", "-q",
+                     f"{package}={candidate.debian_version}"],
+                    log, deadline, cwd=target, ok_codes=tuple(range(256)),
+                )
+            except StageFailed as exc:
+                errors.append(f"{candidate.debian_version}: {exc}")
+                continue
+        if not archive.is_file():
+            errors.append(f"{candidate.debian_version}: {archive.name} was not downloaded")
+            continue
+        digest = _sha256(archive)
+        if digest != candidate.sha256:
+            errors.append(f"{candidate.debian_version}: {archive.name} has sha256 {digest}, "
+                          f"Debian's index says {candidate.sha256}")
+            archive.unlink()
+            continue
+        found = SourceArchive(pin.library, pin.version, candidate.debian_version, archive, digest)
+        tmp = record.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(found.record(), indent=2))
+        tmp.replace(record)
+        return found
+    raise CodecUnavailable(
+        f"{pin.library} {pin.version}: cannot download Debian's source archive ("
+        + "; ".join(errors) + ")",
+        tail(log),
+    )
+
+
+def _cached(record: Path, pin: Pin) -> SourceArchive | None:
+    try:
+        data = json.loads(record.read_text())
+        folder = f"{data['debian_package']}_{data['debian_version'].replace(':', '%')}"
+        archive = record.parent / folder / data["archive"]
+        if not archive.is_file() or (pin.sha256 is not None and data["sha256"] != pin.sha256):
+            return None
+        return SourceArchive(pin.library, pin.version, data["debian_version"], archive,
+                             data["sha256"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _known_versions(library: str) -> str:
+    versions = sorted({upstream_of(c.debian_version) for c in debian_candidates(library)})
+    return ", ".join(versions) or "none: apt has no deb-src lines for it"
