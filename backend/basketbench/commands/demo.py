@@ -507,7 +507,8 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
             from basketbench.commands.demo_releases import measure_releases
 
             measure_releases(
-                client, token, tag, suite, rerun=rerun, find_finished=find_finished_run,
+                client, token, tag, suite, quick=quick, rerun=rerun,
+                find_finished=find_finished_run,
                 trigger=trigger, say=say,
                 follow=lambda rid: follow(client, rid, timeout, paths.worker / "embedded.log"),
             )

@@ -23,7 +23,8 @@ from basketbench.harness.root_release import (
 )
 
 DEMO_RELEASES = ("6.38.00", "6.40.00")
-SKIP_ENV = "BASKETBENCH_DEMO_RELEASES"  # "0": measure only the checkout
+# "0": only the checkout; "1": the releases too, even with --quick (which skips them otherwise)
+RELEASES_ENV = "BASKETBENCH_DEMO_RELEASES"
 
 
 def measure_releases(
@@ -32,6 +33,7 @@ def measure_releases(
     tag: str,
     suite: str,
     *,
+    quick: bool,
     rerun: bool,
     find_finished: Callable[[httpx.Client, str, str, str], dict[str, Any] | None],
     trigger: Callable[[httpx.Client, str, str, str, str], int],
@@ -41,10 +43,14 @@ def measure_releases(
     """Measure each demo release once (oldest first); returns their finished runs.
 
     A machine where release wheels cannot run (not x86_64 Linux) skips them with the reason;
-    a release whose run fails is reported and the demo goes on with the others.
+    a release whose run fails is reported and the demo goes on with the others. `--quick`
+    skips them (each release is a download and a build the first time) unless asked for.
     """
-    if os.environ.get(SKIP_ENV, "1") == "0":
-        say(f"ROOT releases skipped ({SKIP_ENV}=0)")
+    wanted = os.environ.get(RELEASES_ENV, "")
+    if wanted == "0" or (quick and wanted != "1"):
+        say(f"ROOT releases {', '.join(DEMO_RELEASES)} skipped "
+            f"({'--quick' if wanted != '0' else RELEASES_ENV + '=0'}; {RELEASES_ENV}=1 "
+            "measures them)")
         return []
     try:
         check_platform()

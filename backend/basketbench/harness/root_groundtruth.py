@@ -11,8 +11,10 @@ src/root_release_bridge.cpp for why).
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,6 +122,27 @@ def compare(
                     )
             rows.append(row)
     return rows
+
+
+def _compare_task(args: tuple[Path, tuple[int, ...], Path, Path]) -> list[Row]:
+    corpus, settings, path_a, path_b = args
+    return compare([corpus], settings, RZip(path_a, deepbind=False), RZip(path_b, deepbind=True))
+
+
+def compare_parallel(
+    corpora: Sequence[Path], settings: Sequence[int], path_a: Path, path_b: Path,
+    processes: int = 2,
+) -> list[Row]:
+    """`compare` with the (corpus, algorithm) pairs spread over processes, each loading both
+    libraries itself (path_a plainly, path_b deep-bound); rows in corpus, setting order."""
+    by_algorithm: dict[int, list[int]] = {}
+    for s in settings:
+        by_algorithm.setdefault(s // 100, []).append(s)
+    tasks = [(c, tuple(group), path_a, path_b) for c in corpora for group in by_algorithm.values()]
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        rows = [row for part in pool.map(_compare_task, tasks) for row in part]
+    order = {Path(c).stem: i for i, c in enumerate(corpora)}
+    return sorted(rows, key=lambda r: (order.get(r.dataset, len(order)), r.setting))
 
 
 def unexplained(rows: Sequence[Row], versions_a: dict[str, str],
