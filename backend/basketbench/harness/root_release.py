@@ -212,16 +212,18 @@ def _restore_modes(wheel: Path, root: Path) -> None:
 
 # --- rzbench built against a release -----------------------------------------------------------
 
-_SKIP = {"build", ".git", "__pycache__"}
+# What the release build of rzbench compiles (its tests, scripts and docs are not built).
+_BUILT = ("CMakeLists.txt", "src", "include")
 
 
 def harness_hash(source: Path) -> str:
-    """Content hash of the harness sources (what the release build of rzbench compiles)."""
+    """Content hash of the harness sources the release build of rzbench compiles."""
     digest = hashlib.sha256()
-    for path in sorted(source.rglob("*")):
+    paths = [source / "CMakeLists.txt"] + [
+        p for top in _BUILT[1:] for p in (source / top).rglob("*")
+    ]
+    for path in sorted(paths):
         rel = path.relative_to(source)
-        if any(part in _SKIP or part.startswith("build") for part in rel.parts):
-            continue
         if path.is_file():
             digest.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -236,7 +238,7 @@ def build_rzbench(
     release: Release, source: Path | None = None, jobs: int = 2, say: Say = _quiet
 ) -> Path:
     """rzbench with the `root` backend over the release's libCore, built once per harness
-    version (the build tree stays for incremental rebuilds of the next harness version)."""
+    version (content hash of the sources) and reused from any copy of the same sources."""
     source = source or repo_root() / "bench-harness"
     root_prefix = install(release, say)
     binary = rzbench_path(release, source)
@@ -248,7 +250,10 @@ def build_rzbench(
             return binary
         started = time.monotonic()
         say(f"building rzbench against ROOT {release.version}'s libCore (once per harness version)")
-        build = release_dir(release) / "build"
+        # one build tree per source folder (CMake ties a tree to its source), kept for
+        # incremental rebuilds of that folder's next harness version
+        where = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:12]
+        build = release_dir(release) / f"build-{where}"
         log = release_dir(release) / "build.log"
         with log.open("w") as fh:
             for cmd in (
