@@ -2,6 +2,7 @@
 // read are null (governor, boost) rather than guessed.
 #include "rzbench/fingerprint.hpp"
 
+#include "rzbench/codec_versions.hpp"
 #include "rzbench/dataset.hpp"
 
 #include <cctype>
@@ -236,10 +237,17 @@ json machine_fingerprint()
    m["compiler_flags"] = RZBENCH_CXX_FLAGS;
    m["libraries"] = library_versions();
    m["backend"] = backend_name();
-   // Hash over everything that defines the series except the hostname (and the hash itself);
-   // nlohmann::json objects are key-sorted, so the dump is canonical.
+   const std::string release = root_release_version();
+   m["root_version"] = release.empty() ? json(nullptr) : json(release);
+   // Hash over everything that defines the machine except the hostname (and the hash itself).
+   // The codec build (backend, ROOT release) is recorded but not hashed: one machine measures
+   // ROOT commits, releases and rootcompat alike, and its history must show them side by side;
+   // each document's "codecs" says which code ran. nlohmann::json objects are key-sorted, so the
+   // dump is canonical.
    json hashed = m;
    hashed.erase("hostname");
+   hashed.erase("backend");
+   hashed.erase("root_version");
    const std::string canon = hashed.dump();
    m["fingerprint_hash"] = xxh64_hex(reinterpret_cast<const uint8_t *>(canon.data()), canon.size());
    return m;

@@ -16,8 +16,8 @@ int clamp_int(size_t v)
 
 size_t frame_bound(size_t n)
 {
-   // Generous per block (LZ4/zstd/zlib/xz worst cases plus the 9-byte header and LZ4 checksum),
-   // so no codec falls back to its slower limited-output path.
+   // Room for the output buffer (frame_compress itself offers each block only its input size, as
+   // ROOT does; the margin keeps the buffer valid for callers that frame by other means).
    const size_t blocks = n == 0 ? 1 : (n + kRootMaxBlock - 1) / kRootMaxBlock;
    return n + n / 16 + blocks * 128;
 }
@@ -31,7 +31,10 @@ size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, s
    while (in < n) {
       const size_t chunk = n - in < kRootMaxBlock ? n - in : kRootMaxBlock;
       int srcsize = static_cast<int>(chunk);
-      int tgtsize = clamp_int(cap - out);
+      // As TBasket::WriteBuffer: the output room of each block is the block's own input size, so
+      // a codec that needs working room beyond that (zstd on tiny inputs) gives irep = 0 and the
+      // basket is stored, exactly when ROOT stores it.
+      int tgtsize = clamp_int(chunk < cap - out ? chunk : cap - out);
       int irep = 0;
       R__zipMultipleAlgorithm(level, &srcsize, reinterpret_cast<char *>(const_cast<uint8_t *>(src + in)), &tgtsize,
                               reinterpret_cast<char *>(dst + out), &irep,

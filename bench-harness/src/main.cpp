@@ -2,6 +2,7 @@
 // Exit codes: 0 ok, 1 a result failed, 2 usage error or bad input.
 #include "rzbench/codecs.hpp"
 #include "rzbench/corpus.hpp"
+#include "rzbench/codec_versions.hpp"
 #include "rzbench/fingerprint.hpp"
 #include "rzbench/report.hpp"
 #include "rzbench/runner.hpp"
@@ -306,7 +307,7 @@ int main(int argc, char **argv)
       }
       if (cmd == "version") {
          const json v = {{"tool", "rzbench"}, {"version", "0.1.0"}, {"backend", backend_name()},
-                         {"libraries", library_versions()}};
+                         {"libraries", library_versions()}, {"codecs", codec_info()}};
          std::cout << v.dump(2) << "\n";
          return 0;
       }

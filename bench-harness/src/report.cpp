@@ -1,5 +1,6 @@
 #include "rzbench/report.hpp"
 
+#include "rzbench/codec_versions.hpp"
 #include "rzbench/fingerprint.hpp"
 
 #include <cmath>
@@ -130,6 +131,7 @@ json document_json(const RunDocument &doc)
                {"machine", doc.machine},
                {"parameters",
                 {{"min_samples", doc.params.min_samples}, {"target_pass_ms", doc.params.target_ms}, {"interleaved", true}}},
+               {"codecs", codec_info()},
                {"datasets", datasets},
                {"results", results}};
    if (doc.context)

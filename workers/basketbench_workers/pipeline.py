@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from basketbench.harness.root_release import available as available_releases
+
 from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.attempts import AttemptCounter
 from basketbench_workers.buildcache import BuildCache, BuildResult
@@ -36,6 +38,7 @@ from basketbench_workers.gitmirror import Mirror
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
 from basketbench_workers.profiles import Profile, ProfileError, choose_profile, load_profiles
 from basketbench_workers.registration import ensure_registered, load_state, state_file
+from basketbench_workers.releases import release_build, release_by_id, release_by_tag
 from basketbench_workers.reporting import TERMINAL_STATUSES, RunReporter
 from basketbench_workers.suites import SuiteError, get_suite
 from basketbench_workers.toolchain import detect_toolchain
@@ -227,26 +230,49 @@ def _stages(
     run_id = int(run["id"])
     suite = get_suite(str(run.get("suite") or "quick"), settings.suites_dir)
 
-    # checkout
+    # checkout (a ROOT release measured by its stable id needs no repository)
     deadline = Deadline("checkout", settings.stage_timeout("checkout"))
-    mirror = _mirror_for(settings, run)
-    mirror.update(log_path, deadline)
-    sha = mirror.resolve(_sha(run))
     profiles = load_profiles(settings.profiles_dir)
-    profile = choose_profile(profiles, settings.profile, lambda p: mirror.has_path(sha, p))
-    codec_set = _codec_set(run, suite.codecs, settings, profile, mirror, sha)
+    release = release_by_id(_sha(run))
+    if release is not None:
+        sha = _sha(run).lower()
+        profile = profiles["root-release"]
+    else:
+        mirror = _mirror_for(settings, run)
+        mirror.update(log_path, deadline)
+        sha = mirror.resolve(_sha(run))
+        if settings.profile in ("auto", "root-release"):
+            release = release_by_tag(mirror, sha)
+        if release is not None:
+            profile = profiles["root-release"]
+        else:
+            profile = choose_profile(profiles, settings.profile, lambda p: mirror.has_path(sha, p))
+            if profile.kind == "root-release":
+                raise StageFailed(
+                    f"commit {sha} is not a ROOT release (no tag such as v6-40-00 of a known "
+                    f"release points at it); known releases: {available_releases()}"
+                )
+    codec_set = None if release is not None else _codec_set(
+        run, suite.codecs, settings, profile, mirror, sha)
     with log_path.open("a") as fh:
         fh.write(
             f"commit {sha}; build profile {profile.name} v{profile.version} ({profile.supports})\n"
-            f"codec set {codec_set.name}: "
-            + (", ".join(f"{p.library} {p.version}" for p in codec_set.pins) or "host libraries")
-            + "\n"
         )
+        if codec_set is not None:
+            fh.write(f"codec set {codec_set.name}: "
+                     + (", ".join(f"{p.library} {p.version}" for p in codec_set.pins)
+                        or "host libraries") + "\n")
+        if release is not None:
+            fh.write(f"ROOT release {release.version} (PyPI root=={release.wheel})\n")
 
     # build (cached by inputs)
     reporter.stage("build")
     deadline = Deadline("build", settings.stage_timeout("build"))
-    build = _build(profile, mirror, sha, settings, log_path, deadline, codec_set)
+    if release is not None:
+        build = release_build(release, settings, log_path)
+    else:
+        assert codec_set is not None
+        build = _build(profile, mirror, sha, settings, log_path, deadline, codec_set)
     # Results are stored under the fingerprint of the rzbench that measures them.
     machine_id = ensure_registered(api, identity.machine_name, identity.tag, build.rzbench, state)
 
@@ -277,7 +303,8 @@ def _stages(
     rc = run_logged(cmd, log_path, deadline, cwd=workdir, on_stderr_line=on_line, ok_codes=(0, 1))
     if not partial.is_file():
         raise StageFailed("rzbench wrote no result document", tail(log_path))
-    record_codecs(partial, codec_set)
+    if codec_set is not None:  # a release's rzbench names its own set (root-<version>)
+        record_codecs(partial, codec_set)
     partial.replace(document)
 
     # upload: one document, at the end, so a killed run never leaves half a result set

@@ -5,7 +5,9 @@ ROOT layout, an older ROOT or a fork is a new file, never new code. Two kinds:
 - "root": compile the tree's own compression sources into lib/libRootZip.a, install its
   RZip.h / Compression.h, write stand-ins for the headers a full ROOT build generates;
 - "rootcompat": no library from the tree; rzbench is built with its own default backend
-  (for repositories without ROOT's layout, e.g. basketbench itself in the demo).
+  (for repositories without ROOT's layout, e.g. basketbench itself in the demo);
+- "root-release": the commit must be a ROOT release (tag v6-40-00): measured with that
+  release's own libCore (basketbench_workers.releases), whatever the tree holds.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ class HeaderInstall:
 class Profile:
     name: str
     version: int
-    kind: Literal["root", "rootcompat"]
+    kind: Literal["root", "rootcompat", "root-release"]
     description: str
     supports: str  # human-readable version range
     tree_paths: tuple[str, ...]  # directories/files whose git tree ids form the cache key
@@ -94,8 +96,10 @@ def parse_profile(raw: dict[str, Any], where: str) -> Profile:
         if required not in raw:
             raise ProfileError(f"{where}: missing '{required}'")
     kind = raw["kind"]
-    if kind not in ("root", "rootcompat"):
-        raise ProfileError(f"{where}: kind must be 'root' or 'rootcompat', not {kind!r}")
+    if kind not in ("root", "rootcompat", "root-release"):
+        raise ProfileError(
+            f"{where}: kind must be 'root', 'rootcompat' or 'root-release', not {kind!r}"
+        )
     if not isinstance(raw["version"], int):
         raise ProfileError(f"{where}: 'version' must be an integer")
     zlib = raw.get("zlib", "none")

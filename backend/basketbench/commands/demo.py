@@ -503,6 +503,15 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
     try:
         server.wait_healthy()
         with httpx.Client(base_url=url, timeout=30) as client:
+            # ROOT releases first, so the history reads 6.38.00 -> 6.40.00 -> this checkout
+            from basketbench.commands.demo_releases import measure_releases
+
+            measure_releases(
+                client, token, tag, suite, quick=quick, rerun=rerun,
+                find_finished=find_finished_run,
+                trigger=trigger, say=say,
+                follow=lambda rid: follow(client, rid, timeout, paths.worker / "embedded.log"),
+            )
             run = None if rerun else find_finished_run(client, sha, tag, suite)
             if run is not None:
                 say(f"commit {sha[:12]} was measured already (run {run['id']}); --rerun to repeat")

@@ -15,6 +15,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from basketbench.harness.document import DocumentError, load_document
+from basketbench.harness.root_release import RootReleaseError, release_rzbench
 from basketbench.harness.rzbench import (
     MODES,
     PRECONDITIONERS,
@@ -98,6 +99,12 @@ def run(
     commit: str | None = typer.Option(None, help="Recorded in the document's context.commit."),
     machine: str | None = typer.Option(None, help="Recorded in the document's context.machine."),
     root_commit: str | None = typer.Option(None, help="ROOT commit of the `root` backend build."),
+    root_release: str | None = typer.Option(
+        None,
+        "--root-release",
+        help="Measure with this ROOT release's own compression code (e.g. 6.40.00): its PyPI "
+        "wheel is downloaded and rzbench built against its libCore once, then reused.",
+    ),
 ) -> None:
     """Run rzbench locally over corpora or synthetic datasets and print a table."""
     try:
@@ -124,8 +131,13 @@ def run(
     if missing:
         raise _fail(f"corpus file(s) not found: {', '.join(missing)}", 2)
     try:
-        binary = locate_rzbench()
-    except RzbenchNotFound as exc:
+        if root_release:
+            _release, binary = release_rzbench(
+                root_release, say=lambda m: console(stderr=True).print(m, highlight=False)
+            )
+        else:
+            binary = locate_rzbench()
+    except (RzbenchNotFound, RootReleaseError) as exc:
         raise _fail(str(exc), 2) from exc
 
     workdir = Path(tempfile.mkdtemp(prefix="basketbench-run-"))

@@ -1,0 +1,95 @@
+"""The demo's release history: ROOT 6.38.00 and 6.40.00 measured with their own libCore as
+commits before the checkout's, on one machine, so history and compare show ROOT's changes.
+
+Real wheels (cached in ~/.cache/basketbench/root-releases), embedded SQLite, the quick suite.
+"""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from basketbench.harness.root_release import RELEASES, release_commit_sha
+
+from .test_demo import COMMIT, _get, clean_env, free_port
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.timeout(2400)]
+
+
+def _serve(home: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = clean_env(home) | {"BASKETBENCH_DATA_DIR": str(home)}
+    log = (home / "check-server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "basketbench.cli", "serve", "--host", "127.0.0.1",
+         "--port", str(port)],
+        cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, (home / "check-server.log").read_text()
+        try:
+            if httpx.get(f"{url}/api/v1/health", timeout=2).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the API did not start"
+        time.sleep(0.3)
+
+
+def test_the_demo_history_shows_two_root_releases_and_the_checkout(tmp_path: Path) -> None:
+    if platform.system() != "Linux" or platform.machine() != "x86_64":
+        pytest.skip("ROOT release wheels exist for x86_64 Linux only")
+    env = clean_env(tmp_path) | {"BASKETBENCH_DEMO_RELEASES": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "basketbench.cli", "demo", "--no-serve", "--quick",
+         "--port", str(free_port()), "--home", str(tmp_path), "--commit", COMMIT],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=2300, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    assert "ROOT 6.38.00: run" in done.stdout and "ROOT 6.40.00: run" in done.stdout, done.stdout
+
+    old, new = (release_commit_sha(RELEASES[v]) for v in ("6.38.00", "6.40.00"))
+    proc, url = _serve(tmp_path)
+    try:
+        with httpx.Client(base_url=url, timeout=30) as api:
+            runs = _get(api, "/api/v1/runs")["items"]
+            assert {r["commit"] for r in runs} == {old, new, COMMIT}
+            assert all(r["status"] == "succeeded" for r in runs), runs
+            # one machine: the codec build is not part of the fingerprint
+            machines = _get(api, "/api/v1/machines")["items"]
+            assert len(machines) == 1, machines
+            machine = machines[0]["name"]
+
+            def history(setting: int) -> list[dict[str, Any]]:
+                points: list[dict[str, Any]] = _get(
+                    api, "/api/v1/history", machine=machine, dataset="hzz",
+                    metric="compressed_bytes", setting=setting)["points"]
+                return points
+
+            zstd = history(505)
+            assert [p["sha"] for p in zstd] == [old, new, COMMIT]  # releases first, in order
+            sizes = [p["value"] for p in zstd]
+            # zstd 1.4.8 (6.38) -> 1.5.7 (6.40) -> the host's 1.5.4 (rootcompat): the update
+            # shows between the releases, and the checkout differs from 6.40 (on HZZ at 505,
+            # zstd 1.4.8 and 1.5.4 happen to give the same total)
+            assert sizes[0] != sizes[1] and sizes[1] != sizes[2], sizes
+            zlib = [p["value"] for p in history(101)]
+            assert len(zlib) == 3 and len(set(zlib)) == 1, zlib  # the same host libz in all
+
+            compare = _get(api, "/api/v1/compare", base_commit=old, head_commit=new,
+                           machine=machine, dataset="hzz", metric="compressed_bytes")
+            by_setting = {r["configuration"]["setting"]: r for r in compare["rows"]
+                          if r["configuration"].get("preconditioner", "none") == "none"}
+            assert by_setting[505]["delta_pct"] != 0, by_setting[505]
+            assert by_setting[101]["delta_pct"] == 0, by_setting[101]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

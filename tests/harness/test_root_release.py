@@ -1,0 +1,260 @@
+"""Ground truth with a real ROOT release (6.40.00, the PyPI `root` wheel; downloaded and built
+against once into ~/.cache/basketbench/root-releases, then reused).
+
+- rzbench's `root` backend over the release's libCore reports the codec versions that run;
+- rootcompat vs the release's R__zipMultipleAlgorithm, byte for byte, on every basket of the
+  shared real files at 101-109, 201-209, 401-409, 501-509: every difference must be explained
+  by a codec library version that differs between the two;
+- `basketbench run --root-release` vs ROOT's own output: PyROOT rewrites trees at a setting
+  (full copy, every basket compressed again) and the compressed byte counts must be ROOT's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from basketbench.harness import root_groundtruth as gt
+from basketbench.harness import root_release
+from basketbench.harness.corpus_format import CorpusWriter, read_corpus
+from basketbench.harness.document import load_document
+from basketbench.harness.extract import extract_corpus
+from basketbench.harness.root_release import Release, RootReleaseError
+from basketbench.harness.rzbench import BenchOptions, run_bench, run_verify
+
+from tests.harness.conftest import ROOT_FILES
+
+RELEASE = "6.40.00"
+REPO = Path(__file__).resolve().parents[2]
+ROOTCOMPAT_SO = REPO / "bench-harness" / "build" / "librootcompat_rzip.so"
+# One file per distinct set of raw baskets (the HZZ / Zmumu variants hold the same events).
+GROUND_TRUTH_FILES = (
+    "uproot-HZZ-uncompressed.root",
+    "uproot-Zmumu-uncompressed.root",
+    "nanoAOD_2015_CMS_Open_Data_ttbar.root",
+    "atlas-DAOD_PHYSLITE-sample.root",
+)
+# Trees PyROOT can copy without experiment dictionaries (PHYSLITE's xAOD classes cannot be read
+# by a plain ROOT: reading them aborts in TBufferFile).
+REWRITE_INPUTS = (("uproot-HZZ-uncompressed.root", "events"),
+                  ("nanoAOD_2015_CMS_Open_Data_ttbar.root", "Events"))
+REWRITE_SETTINGS = (101, 207, 404, 505, 509)
+# The first test needing the release downloads its wheel and builds rzbench against it
+# (1-7 min on a busy 2-core machine; reused afterwards).
+pytestmark = pytest.mark.timeout(1800)
+
+
+# --- no download needed -----------------------------------------------------------------------
+
+
+def test_release_names_and_errors() -> None:
+    assert root_release.lookup("6.40.00").wheel == "0.1a12"
+    assert root_release.lookup("6.40/00") == root_release.lookup("v6-40-00")
+    assert root_release.lookup("6.38.00").wheel == "0.1a10"
+    assert root_release.release_for_tag("v6-38-00") == root_release.RELEASES["6.38.00"]
+    assert root_release.release_for_tag("master") is None
+    rel = root_release.RELEASES["6.40.00"]
+    assert rel.tag == "v6-40-00" and rel.codec_set == "root-6.40.00"
+    assert root_release.release_for_sha(root_release.release_commit_sha(rel)) == rel
+    listing = (r"6\.37\.01 \(development\), 6\.39\.01 \(development\), 6\.38\.00, "
+               r"6\.40\.00")
+    with pytest.raises(RootReleaseError,
+                       match=r"unknown ROOT release '6\.41\.00'; available: " + listing):
+        root_release.lookup("6.41.00")
+    for system, machine in (("Darwin", "arm64"), ("Linux", "aarch64")):
+        with pytest.raises(RootReleaseError,
+                           match=f"x86_64 Linux only; this is {system} {machine}"):
+            root_release.check_platform(system, machine)
+    root_release.check_platform("Linux", "x86_64")
+
+
+def test_cli_unknown_release_is_a_usage_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "basketbench.cli", "run", "--root-release", "5.34.38",
+         "--synthetic", "event"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "unknown ROOT release '5.34.38'; available: 6.37.01" in " ".join(done.stderr.split())
+
+
+# --- with the real release ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def release() -> tuple[Release, Path]:
+    try:
+        root_release.check_platform()
+    except RootReleaseError as exc:
+        pytest.skip(str(exc))
+    return root_release.release_rzbench(RELEASE)
+
+
+def _version(binary: Path) -> dict[str, object]:
+    done = subprocess.run([str(binary), "version"], capture_output=True, text=True, check=True)
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_release_backend_reports_the_codecs_that_run(
+    release: tuple[Release, Path], rzbench: Path, tmp_path: Path
+) -> None:
+    _rel, binary = release
+    info = _version(binary)
+    host = _version(rzbench)
+    assert info["backend"] == "root"
+    codecs = info["codecs"]
+    assert isinstance(codecs, dict)
+    assert codecs["set"] == "root-6.40.00" and codecs["root_version"] == "6.40.00"
+    # zstd and lz4 are exported by libCore (dlsym); xz and xxhash are hidden symbols read from
+    # libCore's .symtab and called at their load address; zlib is the host's libz libCore links.
+    host_libraries = host["libraries"]
+    assert isinstance(host_libraries, dict)
+    assert codecs["libraries"] == {"zstd": "1.5.7", "lz4": "1.10.0", "lzma": "5.8.2",
+                                   "xxhash": "0.8.0", "zlib": host_libraries["zlib"]}
+    # The harness's own calls still reach the host libraries (machine.libraries keeps its meaning)
+    assert info["libraries"] == host["libraries"]
+    assert host["codecs"] == {"set": "host", "root_version": None, "libraries": host["libraries"]}
+
+    doc_path = tmp_path / "r.json"
+    code, _ = run_bench(BenchOptions(synthetic=["event"], settings=[505], min_samples=1,
+                                     target_ms=0), doc_path, binary=binary)
+    assert code == 0
+    doc = load_document(doc_path)  # schema-valid, "codecs" included
+    assert doc["codecs"] == codecs
+    assert doc["machine"]["root_version"] == "6.40.00"
+    host_doc = tmp_path / "h.json"
+    run_bench(BenchOptions(synthetic=["event"], settings=[505], min_samples=1, target_ms=0),
+              host_doc, binary=rzbench)
+    host_machine = load_document(host_doc)["machine"]
+    assert host_machine["root_version"] is None
+    # One machine measures releases and rootcompat alike: the codec build is not hashed.
+    assert doc["machine"]["fingerprint_hash"] == host_machine["fingerprint_hash"]
+
+
+@pytest.fixture(scope="module")
+def ground_truth_corpora(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    present = [ROOT_FILES / f for f in GROUND_TRUTH_FILES if (ROOT_FILES / f).is_file()]
+    if not present:
+        pytest.skip(f"real ROOT files not found in {ROOT_FILES}")
+    out = tmp_path_factory.mktemp("gt")
+    corpora = []
+    for path in present:
+        extract_corpus([path], out / f"{path.stem}.bbc", path.stem)
+        corpora.append(out / f"{path.stem}.bbc")
+    return corpora
+
+
+def test_rootcompat_vs_release_byte_for_byte(
+    release: tuple[Release, Path], rzbench: Path, ground_truth_corpora: list[Path]
+) -> None:
+    rel, binary = release
+    if not ROOTCOMPAT_SO.is_file():
+        pytest.skip(f"{ROOTCOMPAT_SO} is not built (make harness-build)")
+    rows = gt.compare_parallel(ground_truth_corpora, gt.SETTINGS, ROOTCOMPAT_SO,
+                               root_release.prefix(rel) / "lib" / "libCore.so")
+    host_versions = _version(rzbench)["codecs"]["libraries"]  # type: ignore[index]
+    root_versions = _version(binary)["codecs"]["libraries"]  # type: ignore[index]
+    print("\n" + gt.markdown(rows, "rootcompat", f"ROOT {rel.version}"))
+    assert len(rows) == len(ground_truth_corpora) * 36
+    assert gt.unexplained(rows, host_versions, root_versions) == []
+    # What the codec versions predict here: identical ZLIB (same host libz), LZMA and LZ4
+    # (xz 5.4 vs 5.8 and lz4 1.9 vs 1.10 produce the same bytes), different ZSTD (1.5.4 vs 1.5.7).
+    for row in rows:
+        if row.setting // 100 in (1, 2, 4):
+            assert not row.differs, (row.dataset, row.setting, row.first_difference)
+    if host_versions["zstd"] != root_versions["zstd"]:
+        assert any(r.differs for r in rows if r.setting // 100 == 5)
+
+    # rzbench frames baskets as TBasket does (output room = input size, stored when it does not
+    # shrink): its totals are the ctypes totals above, stored baskets included.
+    physlite = [c for c in ground_truth_corpora if "PHYSLITE" in c.name]
+    for corpus in physlite:
+        doc = _bench(rzbench, corpus, [505], corpus.parent / "physlite.json")
+        expected = next(r for r in rows if r.dataset == corpus.stem and r.setting == 505)
+        assert doc[505] == expected.bytes_a
+
+
+def _bench(binary: Path, corpus: Path, settings: list[int], out: Path) -> dict[int, int]:
+    code, stderr = run_bench(
+        BenchOptions(corpora=[corpus], settings=settings, min_samples=1, target_ms=0,
+                     memcpy=False), out, binary=binary)
+    assert code == 0, stderr
+    return {r["setting"]: r["compressed_bytes"] for r in load_document(out)["results"]}
+
+
+@pytest.fixture(scope="module")
+def rewritten(release: tuple[Release, Path], tmp_path_factory: pytest.TempPathFactory
+              ) -> list[Path]:
+    """HZZ and NanoAOD rewritten by ROOT 6.40.00 itself (PyROOT) at each setting."""
+    rel, _ = release
+    inputs = [(ROOT_FILES / f, t) for f, t in REWRITE_INPUTS if (ROOT_FILES / f).is_file()]
+    if not inputs:
+        pytest.skip(f"real ROOT files not found in {ROOT_FILES}")
+    out = tmp_path_factory.mktemp("pyroot")
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([str(root_release.release_dir(rel)),
+                                          str(REPO / "backend")])}
+    done = subprocess.run(
+        [sys.executable, "-m", "basketbench.harness.pyroot_rewrite", str(out),
+         ",".join(str(s) for s in REWRITE_SETTINGS), *(f"{p}:{t}" for p, t in inputs)],
+        env=env, capture_output=True, text=True, check=False, timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    files = sorted(out.glob("*.root"))
+    assert len(files) == len(inputs) * len(REWRITE_SETTINGS)
+    return files
+
+
+def test_root_release_gives_roots_own_bytes(
+    release: tuple[Release, Path], rewritten: list[Path]
+) -> None:
+    rel, binary = release
+    root = gt.RZip(root_release.prefix(rel) / "lib" / "libCore.so", deepbind=True)
+    for path in rewritten:
+        corpus_path = path.with_suffix(".bbc")
+        summary = extract_corpus([path], corpus_path)
+        assert summary.embedded_baskets == 0 if hasattr(summary, "embedded_baskets") else True
+        corpus = read_corpus(corpus_path)
+        setting = corpus.files[0].fcompress
+        assert setting in REWRITE_SETTINGS
+        # sum of fNbytes - fKeylen: the compressed block, or the raw payload when ROOT stored it
+        root_total = 0
+        for i, (basket, raw) in enumerate(corpus.iter_raw()):
+            written = corpus.root_compressed(i)
+            root_total += len(written) if written is not None else len(raw)
+            # the release's own R__zipMultipleAlgorithm, called as TBasket calls it: same bytes
+            assert root.compress(setting, raw) == written, (path.name, basket.branch, i)
+        measured = _bench(binary, corpus_path, [setting], path.with_suffix(".json"))
+        assert measured[setting] == root_total, (path.name, setting)
+
+
+def test_old_fcompress_takes_the_algorithm_from_the_blocks(
+    rzbench: Path, tmp_path: Path
+) -> None:
+    """A file with fCompress < 100 (ROOT 6.14 wrote 4 for LZ4-4) is recompressed with the
+    algorithm its blocks name, not as ZLIB-4."""
+    source_file = ROOT_FILES / "uproot-HZZ-lz4.root"
+    if not source_file.is_file():
+        pytest.skip(f"{source_file} not found")
+    lz4 = extract_corpus([source_file], tmp_path / "lz4.bbc")
+    corpus = read_corpus(lz4.path)
+    old = tmp_path / "old-style.bbc"
+    with CorpusWriter(old, "old-style", created_by="test: fCompress 4") as writer:
+        writer.add_file(corpus.files[0].path, 4, corpus.files[0].sha256)
+        for i, (b, raw) in enumerate(corpus.iter_raw()):
+            writer.add_basket(
+                file=0, tree=b.tree, branch=b.branch, basket=b.basket,
+                element_size=b.element_size, entries=b.entries, data_bytes=b.data_bytes,
+                entry_offsets=b.entry_offsets, raw=raw, root_compressed=corpus.root_compressed(i),
+            )
+        writer.commit()
+    code, report = run_verify(old, binary=rzbench)
+    assert code == 0
+    (entry,) = report["files"]
+    assert entry["fcompress"] == 4 and entry["recompressed_setting"] == 404
+    assert entry["size_ratio"] == pytest.approx(1.0, abs=1e-4)
