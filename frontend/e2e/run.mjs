@@ -129,8 +129,11 @@ async function main() {
       check(declared === 2 * data.commits.length, `history shows ${declared} points (2 series x ${data.commits.length} commits)`);
       const traces = await page.evaluate(() => {
         const gd = document.querySelector('[data-plot="history-compress_mbps"] .js-plotly-plot');
-        return gd._fullData.map((t) => ({ name: t.name, type: t.type, fill: t.fill, n: t.x.length, x: [...t.x] }));
+        return gd._fullData.map((t) => ({ name: t.name, type: t.type, fill: t.fill, n: t.x.length, x: [...t.x],
+          codecs: (t.customdata ?? [])[0]?.[7] }));
       });
+      const withCodecs = traces.filter((t) => typeof t.codecs === 'string' && /^host: zstd \d/.test(t.codecs));
+      check(withCodecs.length === 2, `hover names the codec versions of each point (${traces.map((t) => t.codecs).filter(Boolean)[0]})`);
       const change = traces.find((t) => t.name.startsWith('changes · ZLIB-1'));
       check(change !== undefined && change.n >= 1, `detected change marked on the ZLIB-1 series (${change?.n ?? 0} markers)`);
       check(change?.x.includes(5), `the change is at the vanilla-zlib commit, git order 5 (at ${change?.x.join(', ')})`);
@@ -223,6 +226,10 @@ async function main() {
       const text = await page.locator('[data-testid="machines-table"]').textContent();
       check(data.tags.every((t) => text.includes(t)), 'every tag shown');
       check(text.includes('Neoverse'), 'fingerprint summary shown');
+      await page.locator('[data-testid="machines-table"] tbody tr details[data-testid^="codec-sets-"] summary').first().click();
+      await page.waitForFunction(() => /host: zstd/.test(document.querySelector('[data-testid^="codec-sets-"]')?.textContent ?? ''),
+        null, { timeout: 30_000 });
+      check(true, 'codec sets of a machine shown (host: zstd ...)');
       await page.screenshot({ path: path.join(SHOTS, 'machines.png'), fullPage: true });
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
