@@ -16,6 +16,7 @@ from fastapi.routing import APIRoute
 from starlette.staticfiles import StaticFiles
 
 from basketbench.api import errors
+from basketbench.api.docs import install_docs
 from basketbench.api.routes import analysis, catalog, ci, health, machines, results, runs
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
@@ -94,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "Reads are public unless BASKETBENCH_PRIVATE_READS=true; writes need "
                     "`Authorization: Bearer <token>` (`basketbench token create`).",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url="/docs",
+        docs_url=None,  # api/docs.py: Swagger UI without a CDN
         redoc_url=None,
         generate_unique_id_function=operation_id,
         lifespan=lifespan,
@@ -109,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_methods=["*"], allow_headers=["*"])
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
     app.include_router(api_router())
+    install_docs(app, f"{API_PREFIX}/openapi.json")
     dist = frontend_dist(settings)
     if dist is not None:
         mount_frontend(app, dist)

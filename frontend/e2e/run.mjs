@@ -1,8 +1,8 @@
 // End-to-end browser tests of the dashboard against a live, seeded backend.
 // node e2e/run.mjs  (needs frontend/dist built, the venv, PostgreSQL, /usr/bin/chromium)
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { FRONTEND, REPO, launchChromium, seed, startBackend } from './backend.mjs';
+import { FRONTEND, launchChromium, seed, startBackend } from './backend.mjs';
 
 const SHOTS = path.join(FRONTEND, 'test-results', 'screenshots');
 mkdirSync(SHOTS, { recursive: true });
@@ -37,6 +37,59 @@ async function openPage(context) {
 }
 
 const rendered = (id) => `[data-plot="${id}"][data-rendered="true"]`;
+
+/** Wait for a state in the page; false (not a throw) when it never comes, so the check says what was expected. */
+async function until(page, fn, arg, timeout = 30_000) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout, polling: 100 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pixels of an element's screenshot within `tol` of the colour `rgb` (what is drawn, not what is declared). */
+async function pixelsNear(page, selector, rgb, tol = 6) {
+  const png = await page.locator(selector).screenshot();
+  return page.evaluate(async ({ b64, rgb, tol }) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - rgb[0]) <= tol && Math.abs(d[i + 1] - rgb[1]) <= tol && Math.abs(d[i + 2] - rgb[2]) <= tol) n++;
+    }
+    return n;
+  }, { b64: png.toString('base64'), rgb, tol });
+}
+
+/** `hex` at opacity `alpha` over a white background, as drawn. */
+function over_white(hex, alpha) {
+  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return c.map((v) => Math.round(alpha * v + (1 - alpha) * 255));
+}
+
+/** Bounding boxes of the elements matching `selector` that overlap another one. */
+async function overlapping(page, selector) {
+  return page.evaluate((sel) => {
+    const boxes = [...document.querySelectorAll(sel)].map((e) => ({ t: e.textContent, r: e.getBoundingClientRect() })).filter((b) => b.r.width > 0);
+    const hits = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i].r;
+        const b = boxes[j].r;
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push(`${boxes[i].t}/${boxes[j].t}`);
+      }
+    }
+    return hits;
+  }, selector);
+}
 
 async function main() {
   const backend = await startBackend({ label: 'e2e' });
@@ -76,7 +129,6 @@ async function main() {
       await page.locator('[data-plot="tradeoff-compress"] button', { hasText: 'PNG' }).click();
       check((await png).suggestedFilename().endsWith('.png'), 'PNG export downloads a .png');
       await page.screenshot({ path: path.join(SHOTS, 'tradeoffs.png'), fullPage: true });
-      copyFileSync(path.join(SHOTS, 'tradeoffs.png'), path.join(REPO, 'docs', 'screenshot.png'));
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });
@@ -91,8 +143,13 @@ async function main() {
       await page.locator('input[name="rel"]').check();
       await page.selectOption('select[name="ref"]', '404');
       await page.selectOption('select[name="base_commit"]', data.commits[0]);
-      await page.waitForFunction(() => document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0, null, { timeout: 30_000 });
-      await page.waitForSelector(rendered('tradeoff-compress'));
+      const twoMachines = String(2 * data.settings.length);
+      check(
+        await until(page, (n) => document.querySelector('[data-plot="tradeoff-compress"]')?.getAttribute('data-points') === n
+          && document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0
+          && new URL(location.href).searchParams.get('base_commit') !== null, twoMachines),
+        'the view with two machines and baseline arrows is drawn',
+      );
       const shared = page.url();
       const before = await page.getAttribute('[data-plot="tradeoff-compress"]', 'data-points');
       const title = await page.locator('[data-plot="tradeoff-compress"] .gtitle').textContent();
@@ -104,7 +161,8 @@ async function main() {
       const again = await openPage(other);
       await again.goto(shared);
       await again.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
-      await again.waitForFunction(() => document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0, null, { timeout: 30_000 });
+      await until(again, (n) => document.querySelector('[data-plot="tradeoff-compress"]')?.getAttribute('data-points') === n
+        && document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0, twoMachines);
       check(again.url() === shared, 'the shared URL is not rewritten on load');
       check((await again.getAttribute('[data-plot="tradeoff-compress"]', 'data-points')) === before, `same number of points (${before})`);
       check(Number(before) === 2 * data.settings.length, `two machines give ${2 * data.settings.length} points`);
@@ -129,13 +187,16 @@ async function main() {
       check(declared === 2 * data.commits.length, `history shows ${declared} points (2 series x ${data.commits.length} commits)`);
       const traces = await page.evaluate(() => {
         const gd = document.querySelector('[data-plot="history-compress_mbps"] .js-plotly-plot');
-        return gd._fullData.map((t) => ({ name: t.name, type: t.type, fill: t.fill, n: t.x.length, x: [...t.x] }));
+        return gd._fullData.map((t) => ({ name: t.name, type: t.type, fill: t.fill, n: t.x.length, x: [...t.x], legend: t.showlegend }));
       });
       const change = traces.find((t) => t.name.startsWith('changes · ZLIB-1'));
       check(change !== undefined && change.n >= 1, `detected change marked on the ZLIB-1 series (${change?.n ?? 0} markers)`);
       check(change?.x.includes(5), `the change is at the vanilla-zlib commit, git order 5 (at ${change?.x.join(', ')})`);
       check(traces.some((t) => t.fill === 'tonexty'), 'sample spread drawn as a band');
-      check(traces.filter((t) => !t.name.startsWith('changes')).every((t) => t.type === 'scattergl'), 'history traces use WebGL (scattergl)');
+      check(traces.filter((t) => t.legend && !t.name.startsWith('changes')).every((t) => t.type === 'scattergl'), 'history lines use WebGL (scattergl)');
+      // The band must be drawn, not only declared: its fill colour (series colour at 20 %) in the pixels.
+      const band = await pixelsNear(page, '[data-plot="history-compress_mbps"] .js-plotly-plot', over_white('#1f77b4', 0.2));
+      check(band > 300, `min..max band drawn in WebGL mode: ${band} pixels of the band colour`);
       await page.screenshot({ path: path.join(SHOTS, 'history.png'), fullPage: true });
       // Click the point of the vanilla-zlib commit (index 5) of the first series.
       const target = data.commits[5];
@@ -148,7 +209,7 @@ async function main() {
         return { x: box.left + _size.l + xaxis.l2p(trace.x[i]), y: box.top + _size.t + yaxis.l2p(trace.y[i]) };
       }, target);
       await page.mouse.move(pos.x, pos.y);
-      await page.waitForTimeout(300);
+      await page.waitForSelector('[data-plot="history-compress_mbps"] .hoverlayer .hovertext', { timeout: 10_000 });
       await page.mouse.click(pos.x, pos.y);
       await page.waitForURL(/\/compare\?/, { timeout: 10_000 });
       const params = new URL(page.url()).searchParams;
@@ -173,6 +234,9 @@ async function main() {
       const firstDelta = await page.locator('[data-testid="compare-table"] tbody tr').first().locator('td').nth(5).textContent();
       check(firstDelta?.startsWith('+') || firstDelta === '—' || !firstDelta?.startsWith('-'), `descending sort puts the largest delta first (${firstDelta})`);
       await page.locator('th button', { hasText: 'Δ' }).click();
+      // delta_pct is the default sort: the URL drops it, the table says it
+      await page.waitForSelector('[data-testid="compare-table"][data-sort="delta_pct"]');
+      await until(page, () => (document.querySelector('[data-testid="compare-table"] tbody tr td:nth-child(6)')?.textContent ?? '').startsWith('-'), null, 10_000);
       const worst = await page.locator('[data-testid="compare-table"] tbody tr').first().locator('td').nth(5).textContent();
       check(worst?.startsWith('-'), `ascending sort puts the worst regression first (${worst})`);
       await page.screenshot({ path: path.join(SHOTS, 'compare.png'), fullPage: true });

@@ -12,11 +12,13 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +165,53 @@ def test_the_run_and_its_results_are_stored(api: httpx.Client) -> None:
     machines = _get(api, "/api/v1/machines")
     assert machines["total"] == 1
     assert machines["items"][0]["tag"] == run["tag"]
+
+
+def git_field(fmt: str) -> str:
+    return subprocess.run(["git", "-C", str(REPO), "log", "-1", f"--format={fmt}", COMMIT],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_the_demo_commit_carries_author_date_and_message_from_git(api: httpx.Client) -> None:
+    commit = _get(api, f"/api/v1/commits/{COMMIT}")
+    assert commit["author"] == git_field("%an")
+    assert commit["message"].splitlines()[0] == git_field("%s")
+    stored = datetime.fromisoformat(commit["date"])
+    if stored.tzinfo is None:
+        stored = stored.replace(tzinfo=UTC)
+    assert stored == datetime.fromisoformat(git_field("%aI"))
+    assert commit["parents"] == git_field("%P").split()
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_sigterm_stops_the_demo_and_its_api(demo_home: Path, api: httpx.Client) -> None:
+    """What `make demo` passes on when it gets SIGTERM: the API must not keep serving."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "basketbench.cli", "demo", "--quick", "--port", str(port),
+         "--home", str(demo_home), "--commit", COMMIT],
+        cwd=demo_home, env=clean_env(demo_home), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        seen = []
+        for line in proc.stdout:  # waits for the state, not for a time
+            seen.append(line)
+            if "serving; Ctrl-C to stop" in line:
+                break
+        assert httpx.get(f"http://127.0.0.1:{port}/api/v1/health", timeout=10).status_code == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) is not None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/api/v1/health", timeout=5)
+    assert "".join(seen).count("was measured already") == 1
 
 
 @pytest.mark.integration

@@ -37,6 +37,7 @@ export function DataTable<T>({
   rowKey,
   rowClass,
   testId,
+  serverSorted = false,
 }: {
   columns: Column<T>[];
   rows: readonly T[];
@@ -46,14 +47,16 @@ export function DataTable<T>({
   rowKey: (row: T, index: number) => string;
   rowClass?: (row: T) => string | undefined;
   testId?: string;
+  /** The rows come sorted (and paged) by the server over every matching row: keep their order. */
+  serverSorted?: boolean;
 }) {
   const desc = sort.startsWith('-');
   const sortKey = desc ? sort.slice(1) : sort;
   const column = columns.find((c) => c.key === sortKey);
-  const sorted = useMemo(() => sortRows(rows, column, desc), [rows, column, desc]);
+  const sorted = useMemo(() => (serverSorted ? rows : sortRows(rows, column, desc)), [rows, column, desc, serverSorted]);
   return (
     <div className="table-wrap">
-      <table className="data-table" data-testid={testId}>
+      <table className="data-table" data-testid={testId} data-sort={sort}>
         <thead>
           <tr>
             {columns.map((c) => {

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { PageHeader, SelectField } from '@/components/ui/field';
+import { Pager } from '@/components/ui/pager';
 import { EmptyState, NO_RESULTS_HINT, QueryView } from '@/components/ui/states';
 import { fmtBytes, fmtNumber, settingLabel, shortSha } from '@/lib/format';
 import { num, str, useUrlState } from '@/lib/url-state';
@@ -21,7 +22,7 @@ const configurationsSchema = {
   sort: str('configuration'),
   page: num(0),
 };
-const PAGE_SIZE = 200;
+const PAGE_SIZE = 100;
 const machineLabel = (r: LatestRow) => (r.machine.version > 1 ? `${r.machine.name}@v${r.machine.version}` : r.machine.name);
 
 export function ConfigurationsPage() {
@@ -37,10 +38,12 @@ export function ConfigurationsPage() {
     dataset: state.dataset || undefined,
     machine: state.machine || undefined,
     tag: state.tag || undefined,
+    sort: state.sort,
     limit: PAGE_SIZE,
     offset: state.page * PAGE_SIZE,
   };
   const latest = useLatest(params);
+  const filtered = [state.setting, state.pre, state.dict, state.basket, state.mode, state.threads, state.dataset, state.machine, state.tag].some(Boolean);
   const d = dims.data;
   const o = (vals: readonly (string | number)[] | undefined) => (vals ?? []).map((v) => ({ value: String(v) }));
   const filter = (patch: Partial<typeof state>) => set({ ...patch, page: 0 });
@@ -92,16 +95,13 @@ export function ConfigurationsPage() {
       <QueryView query={latest} loadingLabel="Loading configurations…">
         {(page) =>
           page.items.length === 0 ? (
-            <EmptyState>{page.total === 0 && state.page === 0 && !Object.values(params).some((v) => typeof v === 'string') ? NO_RESULTS_HINT : 'No configuration matches these filters: clear some of them.'}</EmptyState>
+            <EmptyState>{page.total === 0 && state.page === 0 && !filtered ? NO_RESULTS_HINT : 'No configuration matches these filters: clear some of them.'}</EmptyState>
           ) : (
             <>
-              <p className="muted" data-testid="latest-count">
-                {page.offset + 1}–{page.offset + page.items.length} of {page.total}
-                {page.offset > 0 && <button type="button" className="btn btn-small" onClick={() => set({ page: state.page - 1 })}>previous</button>}
-                {page.offset + page.items.length < page.total && <button type="button" className="btn btn-small" onClick={() => set({ page: state.page + 1 })}>next</button>}
-              </p>
-              <DataTable testId="configurations-table" columns={columns} rows={page.items} sort={state.sort}
-                onSort={(sort) => set({ sort }, { replace: true })}
+              <Pager testId="latest-count" offset={page.offset} count={page.items.length} total={page.total}
+                onPage={(d) => set({ page: state.page + d })} />
+              <DataTable testId="configurations-table" columns={columns} rows={page.items} sort={state.sort} serverSorted
+                onSort={(sort) => set({ sort, page: 0 }, { replace: true })}
                 rowKey={(r) => `${r.configuration.id}|${r.dataset}|${r.machine.id}`} />
             </>
           )

@@ -7,6 +7,11 @@ import { isRegression, type SeriesKey } from '../utils/series';
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
 
+/** The band's fill: the series colour at 20 % opacity (browser tests look for it in the pixels). */
+export function bandColor(hex: string): string {
+  return `${hex}33`;
+}
+
 export interface LoadedSeries {
   key: SeriesKey;
   index: number;
@@ -37,14 +42,16 @@ export function HistoryPlot({
     const x = pts.map((p) => p.order);
     const hasBand = pts.some((p) => p.min !== null && p.max !== null);
     if (hasBand) {
-      // Sample spread band: upper edge, then lower edge filled up to it.
+      // Sample spread band: upper edge, then lower edge filled up to it. Always SVG
+      // traces: scattergl draws no 'tonexty' fill (one path each, cheap even at 10 000
+      // points); the GL canvas with the lines sits above them.
       data.push({
-        type: gl, mode: 'lines', x, y: pts.map((p) => p.max ?? p.value),
+        type: 'scatter', mode: 'lines', x, y: pts.map((p) => p.max ?? p.value),
         line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
       });
       data.push({
-        type: gl, mode: 'lines', x, y: pts.map((p) => p.min ?? p.value), fill: 'tonexty',
-        fillcolor: `${color}33`, line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
+        type: 'scatter', mode: 'lines', x, y: pts.map((p) => p.min ?? p.value), fill: 'tonexty',
+        fillcolor: bandColor(color), line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
       });
     }
     data.push({
