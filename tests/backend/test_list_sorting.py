@@ -87,3 +87,12 @@ def test_commit_search_covers_the_whole_history(client, auth):
     assert [c["sha"] for c in by_author["items"]] == [shas[3]]
     by_message = client.get("/api/v1/commits?q=commit 7%0A").json()
     assert shas[7] in [c["sha"] for c in by_message["items"]]
+
+
+def test_dimensions_tell_synthetic_from_real_datasets(client, auth):
+    doc = document(commit=sha(1, "syn"), datasets=("nanoaod", "event"))
+    doc["datasets"][1]["source"] = "synthetic:event"
+    assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+    dims = client.get("/api/v1/configurations/dimensions").json()
+    assert dims["datasets"] == ["event", "nanoaod"]
+    assert dims["synthetic_datasets"] == ["event"]

@@ -156,7 +156,10 @@ def dimensions(session: Session) -> Dimensions:
         dictionary_sizes=distinct(Configuration.dictionary_size),
         basket_sizes=distinct(Configuration.basket_size), modes=distinct(Configuration.mode),
         threads=distinct(Configuration.threads), datasets=distinct(Dataset.name),
-        machines=[machine_ref(m) for m in machines], tags=distinct(Machine.tag))
+        machines=[machine_ref(m) for m in machines], tags=distinct(Machine.tag),
+        synthetic_datasets=list(session.scalars(
+            select(Dataset.name).where(Dataset.source.startswith("synthetic:"))
+            .distinct().order_by(Dataset.name))))
 
 
 def _speed(prefix: str, r: Result) -> SpeedStats | None:

@@ -530,6 +530,11 @@ export interface components {
             machines: components["schemas"]["MachineRef"][];
             /** Tags */
             tags: string[];
+            /**
+             * Synthetic Datasets
+             * @description the datasets made by a generator (source synthetic:...), not real files
+             */
+            synthetic_datasets?: string[];
         };
         /** ErrorBody */
         ErrorBody: {

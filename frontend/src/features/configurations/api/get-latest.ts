@@ -13,6 +13,7 @@ export interface LatestParams {
   dataset?: string;
   machine?: string;
   tag?: string;
+  commit_to?: string;
   /** "key" or "-key": sorted on the server over every matching row, then paged. */
   sort?: string;
   limit: number;

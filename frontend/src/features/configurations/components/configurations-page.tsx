@@ -3,6 +3,7 @@ import { useDimensions } from '@/api/get-dimensions';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { PageHeader, SelectField } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
+import { CommitSelect } from '@/components/ui/commit-select';
 import { EmptyState, NO_RESULTS_HINT, QueryView } from '@/components/ui/states';
 import { fmtBytes, fmtNumber, settingLabel, shortSha } from '@/lib/format';
 import { num, str, useUrlState } from '@/lib/url-state';
@@ -19,6 +20,8 @@ const configurationsSchema = {
   dataset: str(),
   machine: str(),
   tag: str(),
+  /** numbers at or before this commit (the trade-off page's "Table view" pins it) */
+  commit: str(),
   sort: str('configuration'),
   page: num(0),
 };
@@ -38,29 +41,31 @@ export function ConfigurationsPage() {
     dataset: state.dataset || undefined,
     machine: state.machine || undefined,
     tag: state.tag || undefined,
+    commit_to: state.commit || undefined,
     sort: state.sort,
     limit: PAGE_SIZE,
     offset: state.page * PAGE_SIZE,
   };
   const latest = useLatest(params);
-  const filtered = [state.setting, state.pre, state.dict, state.basket, state.mode, state.threads, state.dataset, state.machine, state.tag].some(Boolean);
+  const filtered = [state.setting, state.pre, state.dict, state.basket, state.mode, state.threads, state.dataset, state.machine, state.tag, state.commit].some(Boolean);
   const d = dims.data;
   const o = (vals: readonly (string | number)[] | undefined) => (vals ?? []).map((v) => ({ value: String(v) }));
   const filter = (patch: Partial<typeof state>) => set({ ...patch, page: 0 });
 
   const columns: Column<LatestRow>[] = [
     { key: 'configuration', header: 'configuration', value: (r) => r.configuration.label },
-    { key: 'setting', header: 'setting', value: (r) => r.configuration.setting, numeric: true },
-    { key: 'preconditioner', header: 'precond.', value: (r) => r.configuration.preconditioner },
-    { key: 'dictionary_size', header: 'dict', value: (r) => r.configuration.dictionary_size, numeric: true },
-    { key: 'basket_size', header: 'basket', value: (r) => r.configuration.basket_size, numeric: true },
-    { key: 'mode', header: 'mode', value: (r) => r.configuration.mode },
-    { key: 'threads', header: 'threads', value: (r) => r.configuration.threads, numeric: true },
+    { key: 'setting', header: 'setting', value: (r) => r.configuration.setting, numeric: true, optional: true },
+    { key: 'preconditioner', header: 'precond.', value: (r) => r.configuration.preconditioner, optional: true },
+    { key: 'dictionary_size', header: 'dict', value: (r) => r.configuration.dictionary_size, numeric: true, optional: true },
+    { key: 'basket_size', header: 'basket', value: (r) => r.configuration.basket_size, numeric: true, optional: true },
+    { key: 'mode', header: 'mode', value: (r) => r.configuration.mode, optional: true },
+    { key: 'threads', header: 'threads', value: (r) => r.configuration.threads, numeric: true, optional: true },
     { key: 'dataset', header: 'dataset', value: (r) => r.dataset },
     { key: 'machine', header: 'machine', value: (r) => machineLabel(r) },
     {
       key: 'commit',
       header: 'commit',
+      optional: true,
       value: (r) => r.commit,
       render: (r) => (
         <Link to={`/tradeoffs?commit=${r.commit}&machine=${encodeURIComponent(machineLabel(r))}&dataset=${encodeURIComponent(r.dataset)}`}>
@@ -91,6 +96,8 @@ export function ConfigurationsPage() {
         <SelectField name="basket" label="Basket size" value={state.basket} allowEmpty="all" options={o(d?.basket_sizes)} onChange={(v) => filter({ basket: v })} />
         <SelectField name="mode" label="Mode" value={state.mode} allowEmpty="all" options={o(d?.modes)} onChange={(v) => filter({ mode: v })} />
         <SelectField name="threads" label="Threads" value={state.threads} allowEmpty="all" options={o(d?.threads)} onChange={(v) => filter({ threads: v })} />
+        <CommitSelect name="commit" label="At or before commit" value={state.commit} onChange={(v) => filter({ commit: v })} />
+        {state.commit && <button type="button" className="btn btn-small" onClick={() => filter({ commit: '' })}>newest</button>}
       </form>
       <QueryView query={latest} loadingLabel="Loading configurations…">
         {(page) =>
