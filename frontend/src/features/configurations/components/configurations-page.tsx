@@ -74,7 +74,7 @@ export function ConfigurationsPage() {
       ),
     },
     { key: 'ratio', header: 'ratio', value: (r) => r.ratio, render: (r) => fmtNumber(r.ratio), numeric: true },
-    { key: 'compressed_bytes', header: 'size', value: (r) => r.compressed_bytes, render: (r) => fmtBytes(r.compressed_bytes), numeric: true },
+    { key: 'compressed_bytes', header: 'size', value: (r) => r.compressed_bytes, render: (r) => fmtBytes(r.compressed_bytes), numeric: true, optional: true },
     { key: 'compress_mbps', header: 'compress MB/s', value: (r) => r.compress_mbps, render: (r) => fmtNumber(r.compress_mbps), numeric: true },
     { key: 'decompress_mbps', header: 'decompress MB/s', value: (r) => r.decompress_mbps, render: (r) => fmtNumber(r.decompress_mbps), numeric: true },
   ];
