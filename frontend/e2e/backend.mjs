@@ -61,7 +61,7 @@ export async function startBackend({ label = 'e2e', log = false } = {}) {
   const env = {
     ...process.env,
     BASKETBENCH_DATABASE_URL: `postgresql://${PG.user}@${PG.host}:${PG.port}/${db}`,
-    BASKETBENCH_FRONTEND_DIST: path.join(FRONTEND, 'dist'),
+    BASKETBENCH_FRONTEND_DIST: process.env.BB_E2E_DIST ?? path.join(FRONTEND, 'dist'),
     BASKETBENCH_WEBHOOK_SECRET: secret,
     BASKETBENCH_DISPATCH: 'none',
     BASKETBENCH_DATA_DIR: dataDir,

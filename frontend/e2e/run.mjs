@@ -1,8 +1,8 @@
 // End-to-end browser tests of the dashboard against a live, seeded backend.
 // node e2e/run.mjs  (needs frontend/dist built, the venv, PostgreSQL, /usr/bin/chromium)
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { FRONTEND, REPO, launchChromium, seed, startBackend } from './backend.mjs';
+import { FRONTEND, launchChromium, seed, startBackend } from './backend.mjs';
 
 const SHOTS = path.join(FRONTEND, 'test-results', 'screenshots');
 mkdirSync(SHOTS, { recursive: true });
@@ -37,6 +37,59 @@ async function openPage(context) {
 }
 
 const rendered = (id) => `[data-plot="${id}"][data-rendered="true"]`;
+
+/** Wait for a state in the page; false (not a throw) when it never comes, so the check says what was expected. */
+async function until(page, fn, arg, timeout = 30_000) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout, polling: 100 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pixels of an element's screenshot within `tol` of the colour `rgb` (what is drawn, not what is declared). */
+async function pixelsNear(page, selector, rgb, tol = 6) {
+  const png = await page.locator(selector).screenshot();
+  return page.evaluate(async ({ b64, rgb, tol }) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - rgb[0]) <= tol && Math.abs(d[i + 1] - rgb[1]) <= tol && Math.abs(d[i + 2] - rgb[2]) <= tol) n++;
+    }
+    return n;
+  }, { b64: png.toString('base64'), rgb, tol });
+}
+
+/** `hex` at opacity `alpha` over a white background, as drawn. */
+function over_white(hex, alpha) {
+  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return c.map((v) => Math.round(alpha * v + (1 - alpha) * 255));
+}
+
+/** Bounding boxes of the elements matching `selector` that overlap another one. */
+async function overlapping(page, selector) {
+  return page.evaluate((sel) => {
+    const boxes = [...document.querySelectorAll(sel)].map((e) => ({ t: e.textContent, r: e.getBoundingClientRect() })).filter((b) => b.r.width > 0);
+    const hits = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i].r;
+        const b = boxes[j].r;
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push(`${boxes[i].t}/${boxes[j].t}`);
+      }
+    }
+    return hits;
+  }, selector);
+}
 
 async function main() {
   const backend = await startBackend({ label: 'e2e' });
@@ -76,7 +129,6 @@ async function main() {
       await page.locator('[data-plot="tradeoff-compress"] button', { hasText: 'PNG' }).click();
       check((await png).suggestedFilename().endsWith('.png'), 'PNG export downloads a .png');
       await page.screenshot({ path: path.join(SHOTS, 'tradeoffs.png'), fullPage: true });
-      copyFileSync(path.join(SHOTS, 'tradeoffs.png'), path.join(REPO, 'docs', 'screenshot.png'));
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });
@@ -91,8 +143,13 @@ async function main() {
       await page.locator('input[name="rel"]').check();
       await page.selectOption('select[name="ref"]', '404');
       await page.selectOption('select[name="base_commit"]', data.commits[0]);
-      await page.waitForFunction(() => document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0, null, { timeout: 30_000 });
-      await page.waitForSelector(rendered('tradeoff-compress'));
+      const twoMachines = String(2 * data.settings.length);
+      check(
+        await until(page, (n) => document.querySelector('[data-plot="tradeoff-compress"]')?.getAttribute('data-points') === n
+          && document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0
+          && new URL(location.href).searchParams.get('base_commit') !== null, twoMachines),
+        'the view with two machines and baseline arrows is drawn',
+      );
       const shared = page.url();
       const before = await page.getAttribute('[data-plot="tradeoff-compress"]', 'data-points');
       const title = await page.locator('[data-plot="tradeoff-compress"] .gtitle').textContent();
@@ -104,7 +161,8 @@ async function main() {
       const again = await openPage(other);
       await again.goto(shared);
       await again.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
-      await again.waitForFunction(() => document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0, null, { timeout: 30_000 });
+      await until(again, (n) => document.querySelector('[data-plot="tradeoff-compress"]')?.getAttribute('data-points') === n
+        && document.querySelectorAll('[data-plot="tradeoff-compress"] .annotation').length > 0, twoMachines);
       check(again.url() === shared, 'the shared URL is not rewritten on load');
       check((await again.getAttribute('[data-plot="tradeoff-compress"]', 'data-points')) === before, `same number of points (${before})`);
       check(Number(before) === 2 * data.settings.length, `two machines give ${2 * data.settings.length} points`);
@@ -129,7 +187,7 @@ async function main() {
       check(declared === 2 * data.commits.length, `history shows ${declared} points (2 series x ${data.commits.length} commits)`);
       const traces = await page.evaluate(() => {
         const gd = document.querySelector('[data-plot="history-compress_mbps"] .js-plotly-plot');
-        return gd._fullData.map((t) => ({ name: t.name, type: t.type, fill: t.fill, n: t.x.length, x: [...t.x],
+        return gd._fullData.map((t) => ({ name: t.name, type: t.type, fill: t.fill, n: t.x.length, x: [...t.x], legend: t.showlegend,
           codecs: (t.customdata ?? [])[0]?.[7] }));
       });
       const withCodecs = traces.filter((t) => typeof t.codecs === 'string' && /^host: zstd \d/.test(t.codecs));
@@ -138,7 +196,10 @@ async function main() {
       check(change !== undefined && change.n >= 1, `detected change marked on the ZLIB-1 series (${change?.n ?? 0} markers)`);
       check(change?.x.includes(5), `the change is at the vanilla-zlib commit, git order 5 (at ${change?.x.join(', ')})`);
       check(traces.some((t) => t.fill === 'tonexty'), 'sample spread drawn as a band');
-      check(traces.filter((t) => !t.name.startsWith('changes')).every((t) => t.type === 'scattergl'), 'history traces use WebGL (scattergl)');
+      check(traces.filter((t) => t.legend && !t.name.startsWith('changes')).every((t) => t.type === 'scattergl'), 'history lines use WebGL (scattergl)');
+      // The band must be drawn, not only declared: its fill colour (series colour at 20 %) in the pixels.
+      const band = await pixelsNear(page, '[data-plot="history-compress_mbps"] .js-plotly-plot', over_white('#1f77b4', 0.2));
+      check(band > 300, `min..max band drawn in WebGL mode: ${band} pixels of the band colour`);
       await page.screenshot({ path: path.join(SHOTS, 'history.png'), fullPage: true });
       // Click the point of the vanilla-zlib commit (index 5) of the first series.
       const target = data.commits[5];
@@ -151,7 +212,7 @@ async function main() {
         return { x: box.left + _size.l + xaxis.l2p(trace.x[i]), y: box.top + _size.t + yaxis.l2p(trace.y[i]) };
       }, target);
       await page.mouse.move(pos.x, pos.y);
-      await page.waitForTimeout(300);
+      await page.waitForSelector('[data-plot="history-compress_mbps"] .hoverlayer .hovertext', { timeout: 10_000 });
       await page.mouse.click(pos.x, pos.y);
       await page.waitForURL(/\/compare\?/, { timeout: 10_000 });
       const params = new URL(page.url()).searchParams;
@@ -176,6 +237,9 @@ async function main() {
       const firstDelta = await page.locator('[data-testid="compare-table"] tbody tr').first().locator('td').nth(5).textContent();
       check(firstDelta?.startsWith('+') || firstDelta === '—' || !firstDelta?.startsWith('-'), `descending sort puts the largest delta first (${firstDelta})`);
       await page.locator('th button', { hasText: 'Δ' }).click();
+      // delta_pct is the default sort: the URL drops it, the table says it
+      await page.waitForSelector('[data-testid="compare-table"][data-sort="delta_pct"]');
+      await until(page, () => (document.querySelector('[data-testid="compare-table"] tbody tr td:nth-child(6)')?.textContent ?? '').startsWith('-'), null, 10_000);
       const worst = await page.locator('[data-testid="compare-table"] tbody tr').first().locator('td').nth(5).textContent();
       check(worst?.startsWith('-'), `ascending sort puts the worst regression first (${worst})`);
       await page.screenshot({ path: path.join(SHOTS, 'compare.png'), fullPage: true });
@@ -267,6 +331,158 @@ async function main() {
       check(bg2 === 'rgb(255, 255, 255)', `toggle switches to light (${bg2})`);
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await dark.close();
+    });
+
+    await test('trade-off: readable plot (labels apart, ticks with their decade, title clear, context in exports)', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/tradeoffs?commit=${newest}&machine=haswell-01&dataset=${nano}`));
+      await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
+      const labels = await page.locator('[data-plot="tradeoff-compress"] .textpoint text').allTextContents();
+      const named = labels.filter(Boolean);
+      check(named.length >= data.settings.length / 2 && named.every((t) => /^[A-Z0-9]+-\d$/.test(t)), `points carry setting names (${named.length} of ${labels.length}, e.g. ${named.slice(0, 3).join(', ')})`);
+      for (const id of ['tradeoff-compress', 'tradeoff-decompress']) {
+        const hits = await overlapping(page, `[data-plot="${id}"] .textpoint text`);
+        check(hits.length === 0, `${id}: no two point labels overlap (${hits.slice(0, 5).join('; ')})`);
+      }
+      const ticks = await page.evaluate(() => [...document.querySelectorAll('[data-plot="tradeoff-compress"] .ytick text')]
+        .map((e) => ({ t: e.textContent, y: e.getBoundingClientRect().top })));
+      const value = (t) => Number(t.replace('k', 'e3').replace('M', 'e6'));
+      const upward = [...ticks].sort((a, b) => b.y - a.y).map((x) => value(x.t));
+      check(upward.length >= 3 && upward.every((v, i) => i === 0 || v > upward[i - 1]), `log-axis tick labels carry their decade (bottom to top: ${ticks.map((x) => x.t).join(' ')})`);
+      // hover to show Plotly's mode bar, then nothing may cover the title
+      await page.hover('[data-plot="tradeoff-decompress"] .nsewdrag');
+      await page.waitForSelector('[data-plot="tradeoff-decompress"] .modebar', { state: 'visible' });
+      const covered = await page.evaluate(() => {
+        const fig = document.querySelector('[data-plot="tradeoff-decompress"]');
+        const title = fig.querySelector('.gtitle').getBoundingClientRect();
+        return [...fig.querySelectorAll('.modebar, .plot-toolbar')].map((e) => e.getBoundingClientRect())
+          .some((r) => r.left < title.right && title.left < r.right && r.top < title.bottom && title.top < r.bottom);
+      });
+      check(!covered, 'the right-hand plot title is not covered by the toolbar or the mode bar');
+      const title = await page.locator('[data-plot="tradeoff-compress"] .gtitle').textContent();
+      check(title.includes(newest.slice(0, 10)) && title.includes(nano) && title.includes('haswell-01'), `the plot (and so its PNG) names commit, dataset and machine (${title})`);
+      check((await page.locator('.page-header').first().textContent()).includes('median'), 'the page says markers are medians');
+      check((await page.textContent('[data-testid="dataset-kind"]')).includes('real'), 'the dataset is marked as real ROOT baskets');
+      const csv = page.waitForEvent('download');
+      await page.locator('[data-plot="tradeoff-compress"] button', { hasText: 'CSV' }).click();
+      const head = Buffer.concat(await (await (await csv).createReadStream()).toArray()).toString('utf8').split(/\r?\n/);
+      check(head[0].startsWith('commit,dataset,machine') && head[1].startsWith(`${newest},${nano},haswell-01`), `trade-off CSV carries commit and dataset (${head[0].slice(0, 40)})`);
+      const table = await page.getAttribute('a:text("Table view")', 'href');
+      check(table.includes(`commit=${newest}`) && table.includes('machine=haswell-01'), `"Table view" keeps commit and machine (${table})`);
+      // the baseline picker searches the whole history on the server: the oldest commit by its message
+      await page.fill('input[name="base_commit_search"]', 'reserve basket');
+      await until(page, (sha) => [...document.querySelectorAll('select[name="base_commit"] option')].some((o) => o.value === sha), data.commits[0], 15_000);
+      check(await page.locator(`select[name="base_commit"] option[value="${data.commits[0]}"]`).count() === 1, 'commit search by message finds the oldest commit');
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    await test('history: selects show what is plotted, edited in place, stable colours, zoom in the URL, linked x axes', async () => {
+      const page = await openPage(context);
+      const s0 = `101~${nano}~haswell-01~compress_mbps`;
+      const s1 = `505~${nano}~haswell-01~ratio`;
+      await page.goto(url(`/history?s=${encodeURIComponent(s0)}&s=${encodeURIComponent(s1)}`));
+      await page.waitForSelector(rendered('history-compress_mbps'), { timeout: 30_000 });
+      await page.waitForSelector(rendered('history-ratio'), { timeout: 30_000 });
+      check((await page.inputValue('select[name="s0_setting"]')) === '101' && (await page.inputValue('select[name="s1_setting"]')) === '505', 'the selects show the plotted series (ZLIB-1, ZSTD-5)');
+      const colour = () => page.evaluate(() => document.querySelector('[data-plot="history-ratio"] .js-plotly-plot')._fullData.find((t) => t.showlegend).line.color);
+      const before = await colour();
+      await page.selectOption('select[name="s1_setting"]', '109');
+      check(await until(page, () => new URL(location.href).searchParams.getAll('s')[1]?.startsWith('109~')), 'changing a select edits that series in place');
+      check(new URL(page.url()).searchParams.getAll('s').length === 2, 'still two series (no add-then-remove)');
+      await until(page, () => document.querySelector('[data-plot="history-ratio"] .js-plotly-plot')?._fullData?.some((t) => t.name?.startsWith('ZLIB-9')));
+      check((await colour()) === before, `the edited series keeps its colour (${before})`);
+      // zoom by dragging on the compress plot: the range goes to the URL and the ratio plot follows
+      const box = await page.locator('[data-plot="history-compress_mbps"] .nsewdrag').boundingBox();
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      check(await until(page, () => new URL(location.href).searchParams.get('x') !== null), `zoom kept in the URL (${new URL(page.url()).searchParams.get('x')})`);
+      const ranges = () => page.evaluate(() => ['compress_mbps', 'ratio'].map((m) => document.querySelector(`[data-plot="history-${m}"] .js-plotly-plot`)._fullLayout.xaxis.range.map((v) => Math.round(v * 10) / 10).join('~')));
+      await until(page, () => {
+        const r = ['compress_mbps', 'ratio'].map((m) => document.querySelector(`[data-plot="history-${m}"] .js-plotly-plot`)?._fullLayout?.xaxis?.range?.join());
+        return r[0] === r[1];
+      }, null, 15_000);
+      const [a, b] = await ranges();
+      check(a === b, `the plots of both metrics show the same commits (${a} / ${b})`);
+      const zoomed = page.url();
+      const again = await openPage(context);
+      await again.goto(zoomed);
+      await again.waitForSelector(rendered('history-ratio'), { timeout: 30_000 });
+      const restored = await again.evaluate(() => document.querySelector('[data-plot="history-ratio"] .js-plotly-plot')._fullLayout.xaxis.range.map((v) => Math.round(v * 10) / 10).join('~'));
+      check(restored === a, `the zoomed link restores the range (${restored})`);
+      await again.close();
+      // a reversed commit range is named, not shown as "no results"
+      await page.goto(url(`/history?s=${encodeURIComponent(s0)}&from=${data.commits[6]}&to=${data.commits[2]}`));
+      await page.waitForSelector('[data-testid="reversed-range"]', { timeout: 30_000 });
+      check((await page.textContent('[data-testid="reversed-range"]')).includes('comes after'), 'a reversed history range says so and offers to swap');
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    await test('compare: summary within the setting filter, unknown and identical commits named', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/compare?base=${data.commits[4]}&head=${data.commits[5]}&machine=haswell-01&dataset=${nano}&setting=101`));
+      await page.waitForSelector('[data-testid="compare-table"]', { timeout: 30_000 });
+      const shown = await page.locator('[data-testid="compare-table"] tbody tr.row-regression').count();
+      const summary = await page.textContent('[data-testid="compare-summary"]');
+      check(summary.startsWith(`${shown} regressions`), `the summary counts the filtered rows (${summary.slice(0, 40)}; ${shown} rows)`);
+      await page.goto(url(`/compare?base=${data.commits[4]}&head=deadbeef12&machine=haswell-01`));
+      await page.waitForSelector('[data-testid="unknown-commit"]', { timeout: 30_000 });
+      check((await page.textContent('[data-testid="unknown-commit"]')).includes('deadbeef12'), 'an unknown head sha is named');
+      await page.goto(url(`/compare?base=${data.commits[4]}&head=${data.commits[4]}&machine=haswell-01`));
+      await page.waitForSelector('[data-testid="empty-state"]', { timeout: 30_000 });
+      check((await page.textContent('[data-testid="empty-state"]')).includes('same commit'), 'the same commit on both sides is named');
+      await page.close();
+    });
+
+    await test('lists: server-side sort over every row, queue counts over every run', async () => {
+      const page = await openPage(context);
+      const all = await (await fetch(url('/api/v1/configurations/latest?limit=1000'))).json();
+      const fastest = Math.max(...all.items.map((r) => r.compress_mbps ?? 0));
+      await page.goto(url('/configurations?sort=-compress_mbps'));
+      await page.waitForSelector('[data-testid="configurations-table"][data-sort="-compress_mbps"]', { timeout: 30_000 });
+      const first = await page.locator('[data-testid="configurations-table"] tbody tr').first().locator('td').nth(12).textContent();
+      check(Math.abs(Number(first.replace(/[^\d.]/g, '')) - fastest) / fastest < 0.01, `page 1 sorted by speed starts with the fastest of all ${all.total} rows (${first} vs ${fastest.toFixed(1)})`);
+      check((await page.textContent('[data-testid="latest-count"]')).includes(`of ${all.total}`), 'the total of every row is shown');
+      await page.goto(url('/runs'));
+      await page.waitForSelector('[data-testid="queues"] [data-tag="haswell"]', { timeout: 30_000 });
+      const queued = (await (await fetch(url('/api/v1/runs?tag=haswell&status=queued&limit=1'))).json()).total;
+      await until(page, (n) => document.querySelector('[data-tag="haswell"] [data-count="queued"]')?.textContent?.startsWith(`${n} `), queued, 15_000);
+      check((await page.textContent('[data-tag="haswell"] [data-count="queued"]')).startsWith(`${queued} `), `haswell's queued count is the server's (${queued})`);
+      await page.close();
+    });
+
+    await test('800 px wide: key columns stay on screen', async () => {
+      const narrow = await browser.newContext({ viewport: { width: 800, height: 900 } });
+      const page = await openPage(narrow);
+      await page.goto(url(`/compare?base=${data.commits[4]}&head=${data.commits[5]}&machine=haswell-01&dataset=${nano}`));
+      await page.waitForSelector('[data-testid="compare-table"]', { timeout: 30_000 });
+      const delta = await page.locator('[data-testid="compare-table"] th', { hasText: 'Δ' }).boundingBox();
+      check(delta && delta.x + delta.width <= 800, `compare: the Δ column is visible at 800 px (right edge ${delta && Math.round(delta.x + delta.width)})`);
+      await page.screenshot({ path: path.join(SHOTS, 'compare-800.png'), fullPage: true });
+      await page.goto(url(`/configurations?dataset=${nano}`));
+      await page.waitForSelector('[data-testid="configurations-table"]', { timeout: 30_000 });
+      for (const h of ['compress MB/s', 'decompress MB/s']) {
+        const b = await page.locator('[data-testid="configurations-table"] th', { hasText: new RegExp(`^${h}`) }).boundingBox();
+        check(b && b.x + b.width <= 800, `configurations: "${h}" visible at 800 px (right edge ${b && Math.round(b.x + b.width)})`);
+      }
+      await narrow.close();
+    });
+
+    await test('/docs works offline (Swagger UI served by the API)', async () => {
+      const page = await openPage(context);
+      const outside = [];
+      await page.route((u) => !u.href.startsWith(backend.base), (route) => {
+        outside.push(route.request().url());
+        return route.abort();
+      });
+      await page.goto(url('/docs'));
+      await page.waitForSelector('.swagger-ui .opblock', { timeout: 30_000 });
+      check((await page.locator('.swagger-ui .opblock').count()) > 10, 'Swagger UI lists the operations');
+      check(outside.length === 0, `no request leaves the server (${outside.join(', ')})`);
+      await page.close();
     });
 
     await test('empty and error states', async () => {

@@ -6,22 +6,41 @@ from pathlib import Path
 
 import pytest
 from basketbench.harness.extract import CorpusSummary, extract_corpus
-from basketbench.harness.root_files import shared_root_files_dir
+from basketbench.harness.root_files import default_root_files
 from basketbench.harness.rzbench import RzbenchNotFound, locate_rzbench
 
-ROOT_FILES = shared_root_files_dir()
 RNTUPLE_FILE = "uproot-physlite-rntuple_v1-0-0-0.root"
 
 
 def real_files() -> list[Path]:
-    return sorted(ROOT_FILES.glob("*.root")) if ROOT_FILES.is_dir() else []
+    """../shared/data/root-files, else the scikit-hep-testdata wheel's files (HZZ, Zmumu):
+    without ../shared the real-file tests run on what the wheel provides."""
+    try:
+        return sorted(default_root_files())
+    except FileNotFoundError:
+        return []
+
+
+def real_file(name: str) -> Path:
+    """One real file by name, wherever it comes from; the test is skipped without it."""
+    for path in real_files():
+        if path.name == name:
+            return path
+    pytest.skip(f"{name} is neither in ../shared/data/root-files nor in the testdata wheel")
+
+
+def extracted_file(extracted: dict[str, tuple[CorpusSummary, list[str]]],
+                   name: str) -> tuple[CorpusSummary, list[str]]:
+    if name not in extracted:
+        pytest.skip(f"{name} is only in ../shared/data/root-files")
+    return extracted[name]
 
 
 @pytest.fixture(scope="session")
 def root_files() -> list[Path]:
     files = real_files()
     if not files:
-        pytest.skip(f"real ROOT files not found in {ROOT_FILES}")
+        pytest.skip("no real ROOT files: no ../shared/data/root-files and no testdata wheel")
     return files
 
 

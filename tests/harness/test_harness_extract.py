@@ -16,7 +16,7 @@ from basketbench.harness.extract import CorpusSummary, ExtractionError, extract_
 from basketbench.harness.root_files import TESTDATA_FILES, default_root_files, shared_root_files_dir
 from typer.testing import CliRunner
 
-from .conftest import RNTUPLE_FILE
+from .conftest import RNTUPLE_FILE, extracted_file, real_file
 
 Extracted = dict[str, tuple[CorpusSummary, list[str]]]
 
@@ -51,7 +51,7 @@ def test_every_real_file_extracts(root_files: list[Path], extracted: Extracted) 
 
 
 def test_rntuple_objects_are_skipped_with_a_message(extracted: Extracted) -> None:
-    summary, messages = extracted[RNTUPLE_FILE]
+    summary, messages = extracted_file(extracted, RNTUPLE_FILE)
     skipped = [m for m in messages if "RNTuple stores pages, not baskets" in m]
     assert {m.split("'")[1] for m in skipped} == {
         "DataHeader",
@@ -113,7 +113,7 @@ def test_entry_offsets_and_element_sizes(extracted: Extracted) -> None:
     assert by_branch["Jet_ID"][0].element_size == 1  # bool[nJet]
     assert by_branch["EventWeight"][0].entry_offsets is None
     basket, index = by_branch["Muon_Px"]
-    with uproot.open(shared_root_files_dir() / "uproot-HZZ-zlib.root") as f:
+    with uproot.open(real_file("uproot-HZZ-zlib.root")) as f:
         counts = f["events"]["NMuon"].array(library="np")[: basket.entries]
     assert basket.entry_offsets == [
         int(x) for x in np.concatenate([[0], np.cumsum(counts * 4)[:-1]])
@@ -126,13 +126,13 @@ def test_entry_offsets_and_element_sizes(extracted: Extracted) -> None:
 
 
 def test_embedded_baskets_are_kept_and_marked(extracted: Extracted) -> None:
-    summary, _ = extracted["nanoAOD_2015_CMS_Open_Data_ttbar.root"]
+    summary, _ = extracted_file(extracted, "nanoAOD_2015_CMS_Open_Data_ttbar.root")
     assert summary.files[0].embedded_baskets == 947  # closed with baskets still in the TBranches
     assert summary.baskets == 949 and summary.files[0].compressed_baskets == 2
 
 
 def test_cli_extract_and_info(tmp_path: Path) -> None:
-    files = [shared_root_files_dir() / n for n in ("uproot-HZZ-lz4.root", "uproot-Zmumu.root")]
+    files = [real_file(n) for n in ("uproot-HZZ-lz4.root", "uproot-Zmumu.root")]
     if not all(f.is_file() for f in files):
         pytest.skip("real ROOT files not available")
     out = tmp_path / "two.bbc"
@@ -179,7 +179,7 @@ def test_not_a_root_file(tmp_path: Path) -> None:
 
 
 def test_truncated_root_file(tmp_path: Path) -> None:
-    source = shared_root_files_dir() / "uproot-HZZ-zlib.root"
+    source = real_file("uproot-HZZ-zlib.root")
     if not source.is_file():
         pytest.skip("real ROOT files not available")
     cut = tmp_path / "cut.root"
@@ -189,7 +189,7 @@ def test_truncated_root_file(tmp_path: Path) -> None:
 
 def test_damaged_root_file_after_a_good_one(tmp_path: Path) -> None:
     """A bad file later in the list still leaves no output (baskets from the first are dropped)."""
-    source = shared_root_files_dir() / "uproot-Zmumu.root"
+    source = real_file("uproot-Zmumu.root")
     if not source.is_file():
         pytest.skip("real ROOT files not available")
     data = bytearray(source.read_bytes())
@@ -229,7 +229,7 @@ def test_testdata_fallback_has_the_same_files(
 
 
 def test_output_not_replaced_on_failure(tmp_path: Path) -> None:
-    source = shared_root_files_dir() / "uproot-HZZ-zstd.root"
+    source = real_file("uproot-HZZ-zstd.root")
     if not source.is_file():
         pytest.skip("real ROOT files not available")
     out = tmp_path / "c.bbc"

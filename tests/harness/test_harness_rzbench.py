@@ -75,11 +75,16 @@ def test_recompressed_sizes_agree_with_root(verified: dict) -> None:
         )
     print("\n" + markdown_table(rows))  # the record (pytest -s); docs/perf/corpus.md has it
     by_name = {r.file: r for r in rows}
+    checked = 0
     for name, (fcompress, tolerance) in SIZE_AGREEMENT.items():
-        row = by_name[name]
+        row = by_name.get(name)
+        if row is None:  # a file of ../shared only (the testdata wheel has HZZ and Zmumu)
+            continue
+        checked += 1
         assert row.fcompress == fcompress, name
         assert row.root_compressed_bytes > 0, name
         assert abs(row.size_ratio - 1) <= tolerance, (name, row.size_ratio)
+    assert checked > 0, f"none of {sorted(SIZE_AGREEMENT)} among {sorted(by_name)}"
 
 
 def _run(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:

@@ -78,6 +78,11 @@ def harness_source_hash(root: Path) -> str:
     return digest.hexdigest()
 
 
+def harness_path_skipped(rel: Path) -> bool:
+    """Build directories and VCS data: not part of the harness sources."""
+    return _skipped(rel)
+
+
 def _skipped(rel: Path) -> bool:
     return any(part in _HARNESS_SKIP or part.startswith("build") for part in rel.parts)
 

@@ -14,7 +14,12 @@ from basketbench_workers.api_client import ApiClient
 from basketbench_workers.attempts import MemoryAttempts
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.hwtag import detect_tag
-from basketbench_workers.pipeline import WorkerIdentity, default_rzbench, execute_run
+from basketbench_workers.pipeline import (
+    WorkerIdentity,
+    adopt_make_build,
+    default_rzbench,
+    execute_run,
+)
 from basketbench_workers.registration import register_at_start, state_file
 
 log = logging.getLogger(__name__)
@@ -30,7 +35,11 @@ def run_inline(run_id: int) -> str:
         run = api.get_run(run_id)
         tag = str(run.get("tag") or detect_tag())
         name = settings.machine_name or socket.gethostname()
-        rzbench = default_rzbench(settings, settings.worker_dir / "embedded.log").rzbench
+        log_path = settings.worker_dir / "embedded.log"
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        # `make demo` has just built rzbench from these sources: take it, do not compile again.
+        adopt_make_build(settings, log_path)
+        rzbench = default_rzbench(settings, log_path).rzbench
         state = state_file(settings.worker_dir, settings.api_url, tag)
         api.heartbeat(register_at_start(api, name, tag, rzbench, state))
         identity = WorkerIdentity(name, tag)

@@ -23,7 +23,7 @@ from basketbench.harness.root_release import available as available_releases
 from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.attempts import AttemptCounter
 from basketbench_workers.buildcache import BuildCache, BuildResult
-from basketbench_workers.cachekey import build_inputs, harness_snapshot
+from basketbench_workers.cachekey import build_inputs, harness_path_skipped, harness_snapshot
 from basketbench_workers.codecbuild import build_codec_set
 from basketbench_workers.codecsets import (
     CodecSet,
@@ -105,6 +105,37 @@ def default_rzbench(settings: WorkerSettings, log_path: Path) -> BuildResult:
     inputs = build_inputs(profile, lambda _p: "n/a", detect_toolchain(), harness(settings)[1])
     deadline = Deadline("build", settings.stage_timeout("build"))
     return build_cache(settings).get_or_build(profile, inputs, None, log_path, deadline, {})
+
+
+def fresh_make_build(source: Path) -> Path | None:
+    """`make harness-build`'s rzbench, if it is a Release rootcompat build newer than every
+    harness source file (so it was built from them), else None."""
+    build = source / "build"
+    binary = build / "rzbench"
+    cache = build / "CMakeCache.txt"
+    if not binary.is_file() or not cache.is_file():
+        return None
+    text = cache.read_text(errors="replace")
+    wanted = ("CMAKE_BUILD_TYPE:STRING=Release", "RZBENCH_BACKEND:STRING=rootcompat")
+    if not all(line in text.splitlines() for line in wanted):
+        return None
+    built = binary.stat().st_mtime
+    for path in source.rglob("*"):
+        if path.is_file() and not harness_path_skipped(path.relative_to(source)) \
+                and path.stat().st_mtime > built:
+            return None
+    return binary
+
+
+def adopt_make_build(settings: WorkerSettings, log_path: Path) -> bool:
+    """Seed the build cache with the rzbench `make` just built (embedded mode: the demo),
+    instead of compiling the same sources again; True when it was taken."""
+    binary = fresh_make_build(settings.harness_source)
+    if binary is None:
+        return False
+    profile = load_profiles(settings.profiles_dir)["rootcompat"]
+    inputs = build_inputs(profile, lambda _p: "n/a", detect_toolchain(), harness(settings)[1])
+    return build_cache(settings).adopt(profile, inputs, binary, log_path) is not None
 
 
 def execute_run(

@@ -20,13 +20,18 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import typer
 
 from basketbench.harness.paths import repo_root
+
+if TYPE_CHECKING:
+    from basketbench.core.config import Settings
+    from basketbench.services.commits import CommitInfo
 
 DEMO_REPOSITORY = "basketbench"
 DEMO_SUITE = "demo"
@@ -146,6 +151,60 @@ def resolve_commit(root: Path, rev: str) -> str:
             "commit of this checkout (default HEAD)"
         )
     return sha
+
+
+def git_commit_info(root: Path, sha: str) -> CommitInfo:
+    """Author, date, message and parents of `sha`, from git (the dashboard shows them)."""
+    from basketbench.services.commits import CommitInfo
+
+    done = subprocess.run(
+        ["git", "-C", str(root), "log", "-1", "--format=%an%x00%ae%x00%aI%x00%P%x00%B", sha],
+        capture_output=True, text=True, check=False,
+    )
+    fields = done.stdout.split("\x00")
+    if done.returncode != 0 or len(fields) != 5:
+        raise DemoError(f"git log could not describe {sha}: {done.stderr.strip()}")
+    author, email, date, parents, message = fields
+    return CommitInfo(
+        sha=sha, parents=parents.split(), author=author or None, author_email=email or None,
+        date=datetime.fromisoformat(date) if date else None, message=message.strip() or None,
+    )
+
+
+def record_commit(settings: Settings, info: CommitInfo) -> None:
+    """Store the demo commit with its git metadata (or fill it in on a commit stored bare
+    by an earlier version), before the run is triggered."""
+    from basketbench.core.db import make_engine, make_sessionmaker
+    from basketbench.services.commits import store_commits
+    from basketbench.services.lookup import get_repository
+
+    engine = make_engine(settings)
+    try:
+        with make_sessionmaker(engine)() as session:
+            repo = get_repository(session, DEMO_REPOSITORY, create=True)
+            store_commits(session, repo, [info])
+            session.commit()
+    finally:
+        engine.dispose()
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM (e.g. to `make demo`, which passes it on) ends the demo like Ctrl-C: the run
+    is marked failed and the API stopped, never left serving."""
+
+    def interrupt(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+def _die_with_parent() -> None:
+    """In the API child (Linux): SIGTERM when the demo process dies, even by SIGKILL."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 # --- the demo's suite and corpora ----------------------------------------------------------
@@ -275,6 +334,7 @@ class Server:
             [sys.executable, "-m", "basketbench.cli", "serve", "--host", host, "--port", str(port)],
             env=env, stdout=self._log_fh, stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches it through us, in order
+            preexec_fn=_die_with_parent,
         )
 
     def wait_healthy(self, timeout: float = 90.0) -> None:
@@ -458,6 +518,7 @@ def demo(
 
 def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: bool,
           timeout: float, commit: str) -> None:
+    stop_on_sigterm()
     root = repo_root()
     paths = DemoPaths(home.resolve())
     paths.home.mkdir(parents=True, exist_ok=True)
@@ -487,6 +548,7 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
         say(f"database: {database}; no broker: the run executes inside the API process")
 
     migrate(env)
+    record_commit(settings, git_commit_info(root, sha))
     corpora = available_corpora()
     suite_file = write_suite(paths, corpora, quick)
     suite = QUICK_SUITE if quick else DEMO_SUITE

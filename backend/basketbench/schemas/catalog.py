@@ -119,6 +119,9 @@ class Dimensions(BaseModel):
     datasets: list[str]
     machines: list[MachineRef]
     tags: list[str]
+    synthetic_datasets: list[str] = Field(
+        default_factory=list,
+        description="the datasets made by a generator (source synthetic:...), not real files")
 
 
 class LatestOut(BaseModel):

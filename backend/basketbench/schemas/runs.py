@@ -44,6 +44,14 @@ class RunPage(Page[RunOut]):
     pass
 
 
+class QueueOut(BaseModel):
+    """One hardware tag's queue, counted over every run (not one page of them)."""
+
+    tag: str
+    counts: dict[str, int]
+    running: list[RunOut]
+
+
 class RunUpdate(BaseModel):
     """Worker update; every field optional, only given fields change."""
 

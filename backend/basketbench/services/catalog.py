@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ from basketbench.schemas.catalog import (
 from basketbench.schemas.results import ResultOut, SpeedStats
 from basketbench.services.lookup import get_commit, get_dataset, get_machine, get_repository
 from basketbench.services.machines import machine_stats
+from basketbench.services.sorting import sort_rows
 from basketbench.services.sqlutil import AnySelect
 
 
@@ -154,7 +156,10 @@ def dimensions(session: Session) -> Dimensions:
         dictionary_sizes=distinct(Configuration.dictionary_size),
         basket_sizes=distinct(Configuration.basket_size), modes=distinct(Configuration.mode),
         threads=distinct(Configuration.threads), datasets=distinct(Dataset.name),
-        machines=[machine_ref(m) for m in machines], tags=distinct(Machine.tag))
+        machines=[machine_ref(m) for m in machines], tags=distinct(Machine.tag),
+        synthetic_datasets=list(session.scalars(
+            select(Dataset.name).where(Dataset.source.startswith("synthetic:"))
+            .distinct().order_by(Dataset.name))))
 
 
 def _speed(prefix: str, r: Result) -> SpeedStats | None:
@@ -276,6 +281,32 @@ def latest(session: Session, f: ConfigFilter, dataset: str | None, machine: str 
                 compressed_bytes=int(cbytes) if cbytes is not None else None,
                 compress_mbps=cm, decompress_mbps=dm))
     return out
+
+
+LATEST_SORT_KEYS: dict[str, Callable[[LatestOut], Any]] = {
+    "configuration": lambda r: r.configuration.label,
+    "setting": lambda r: r.configuration.setting,
+    "preconditioner": lambda r: r.configuration.preconditioner,
+    "dictionary_size": lambda r: r.configuration.dictionary_size,
+    "basket_size": lambda r: r.configuration.basket_size,
+    "mode": lambda r: r.configuration.mode,
+    "threads": lambda r: r.configuration.threads,
+    "dataset": lambda r: r.dataset,
+    "machine": lambda r: (r.machine.name, r.machine.version),
+    "commit": lambda r: r.commit,
+    "ratio": lambda r: r.ratio,
+    "compressed_bytes": lambda r: r.compressed_bytes,
+    "compress_mbps": lambda r: r.compress_mbps,
+    "decompress_mbps": lambda r: r.decompress_mbps,
+}
+LATEST_SORT_HELP = (f"one of {', '.join(LATEST_SORT_KEYS)}; '-' prefix for descending "
+                    "(default: dataset, setting); sorts every matching row, then pages")
+
+
+def sort_latest(items: list[LatestOut], sort: str | None) -> list[LatestOut]:
+    if not sort:
+        return items  # already in (machine, dataset, setting) order
+    return sort_rows(items, sort, LATEST_SORT_KEYS, "configuration")
 
 
 def runs_filter(stmt: AnySelect, session: Session, status: str | None, stage: str | None,

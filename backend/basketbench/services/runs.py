@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Machine, Repository, ResultDocument, Run
 from basketbench.models.base import utcnow
 from basketbench.schemas.analysis import CodecSetOut
-from basketbench.schemas.runs import RunClaim, RunOut, RunUpdate
+from basketbench.schemas.runs import QueueOut, RunClaim, RunOut, RunUpdate
 from basketbench.services import codecs as codec_service
 from basketbench.services.errors import Conflict, Invalid, NotFound
+from basketbench.services.sorting import order_select
 from basketbench.services.sqlutil import AnySelect
 
 FINAL = {"succeeded", "failed", "cancelled"}
@@ -25,6 +26,34 @@ def run_query() -> AnySelect:
         .join(Repository, Repository.id == Commit.repository_id)
         .outerjoin(Machine, Machine.id == Run.machine_id)
     )
+
+
+SORT_COLUMNS: dict[str, Any] = {
+    "id": Run.id, "created_at": Run.created_at, "status": Run.status, "stage": Run.stage,
+    "tag": Run.tag, "machine": Machine.name, "commit": Commit.sha, "progress": Run.progress,
+    "trigger": Run.trigger, "suite": Run.suite, "result_count": Run.result_count,
+}
+SORT_HELP = f"one of {', '.join(SORT_COLUMNS)}; '-' prefix for descending (default -id)"
+
+
+def sort_runs(stmt: AnySelect, sort: str | None) -> AnySelect:
+    return order_select(stmt, sort, SORT_COLUMNS, "-id", Run.id)
+
+
+def queues(session: Session) -> list[QueueOut]:
+    counts: dict[str, dict[str, int]] = {}
+    for tag, status, n in session.execute(
+        select(Run.tag, Run.status, func.count()).group_by(Run.tag, Run.status)
+    ):
+        counts.setdefault(tag, {})[status] = int(n)
+    running = session.execute(
+        run_query().where(Run.status == "running").order_by(Run.id)).all()
+    by_tag: dict[str, list[RunOut]] = {}
+    for row in running:
+        out = to_out(row)
+        by_tag.setdefault(out.tag, []).append(out)
+    return [QueueOut(tag=tag, counts=c, running=by_tag.get(tag, []))
+            for tag, c in sorted(counts.items())]
 
 
 def to_out(row: Any) -> RunOut:

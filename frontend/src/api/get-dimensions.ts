@@ -4,7 +4,12 @@ import { apiRequest } from '@/lib/api-client';
 import type { Dimensions, MachineRef } from '@/types/api';
 
 /** Dimensions with machines as the strings the API accepts as `machine=`. */
-export type DimensionsView = Omit<Dimensions, 'machines'> & { machines: string[]; machineRefs: MachineRef[] };
+export type DimensionsView = Omit<Dimensions, 'machines' | 'synthetic_datasets'> & {
+  machines: string[];
+  machineRefs: MachineRef[];
+  /** generated data sets (the rest are baskets of real ROOT files) */
+  synthetic_datasets: string[];
+};
 
 /**
  * How a machine is named in URLs and API filters: its name, or name@vN when
@@ -26,6 +31,7 @@ export function toView(d: Dimensions): DimensionsView {
     dictionary_sizes: num(d.dictionary_sizes),
     machines: refs.map((m) => machineRefString(m, refs)),
     machineRefs: refs,
+    synthetic_datasets: d.synthetic_datasets ?? [],
   };
 }
 

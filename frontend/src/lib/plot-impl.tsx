@@ -2,7 +2,7 @@
 // page shell and its data requests start before Plotly's ~1 MB is parsed.
 import Plotly from 'plotly.js-gl2d-dist-min';
 import createPlotlyComponent from 'react-plotly.js/factory';
-import type { Config, Data, Layout, PlotMouseEvent } from 'plotly.js';
+import type { Config, Data, Layout, PlotMouseEvent, PlotRelayoutEvent } from 'plotly.js';
 
 const PlotlyComponent = createPlotlyComponent(Plotly);
 
@@ -11,6 +11,7 @@ export interface PlotImplProps {
   layout: Partial<Layout>;
   config: Partial<Config>;
   onClick?: (event: PlotMouseEvent) => void;
+  onRelayout?: (event: PlotRelayoutEvent) => void;
   onRendered: (div: HTMLElement) => void;
   style?: React.CSSProperties;
 }
@@ -24,7 +25,7 @@ export function downloadPng(div: HTMLElement, filename: string): Promise<string>
   });
 }
 
-export default function PlotImpl({ data, layout, config, onClick, onRendered, style }: PlotImplProps) {
+export default function PlotImpl({ data, layout, config, onClick, onRelayout, onRendered, style }: PlotImplProps) {
   return (
     <PlotlyComponent
       data={data}
@@ -35,6 +36,7 @@ export default function PlotImpl({ data, layout, config, onClick, onRendered, st
       onInitialized={(_fig, div) => onRendered(div)}
       onUpdate={(_fig, div) => onRendered(div)}
       onClick={onClick}
+      onRelayout={onRelayout}
     />
   );
 }

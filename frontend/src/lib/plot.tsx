@@ -2,7 +2,7 @@
 // and button), CSV export of the plotted data, a loading fallback while
 // Plotly's chunk arrives, and a performance mark when the first frame is drawn.
 import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
-import type { Config, Data, Layout, PlotMouseEvent } from 'plotly.js';
+import type { Config, Data, Layout, PlotMouseEvent, PlotRelayoutEvent } from 'plotly.js';
 import { downloadText, toCsv, type CsvCell } from './csv';
 import { useTheme } from './theme';
 import { plotText } from './plot-text';
@@ -31,6 +31,8 @@ export interface PlotProps {
   pointCount: number;
   height?: number;
   onClick?: (event: PlotMouseEvent) => void;
+  /** zoom / pan / autorange (Plotly's relayout event) */
+  onRelayout?: (event: PlotRelayoutEvent) => void;
 }
 
 const PALETTE = {
@@ -38,7 +40,7 @@ const PALETTE = {
   dark: { fg: '#e6edf3', grid: '#30363d', bg: '#0d1117' },
 };
 
-export function Plot({ id, title, data, layout, filename, csv, pointCount, height = 460, onClick }: PlotProps) {
+export function Plot({ id, title, data, layout, filename, csv, pointCount, height = 460, onClick, onRelayout }: PlotProps) {
   const [theme] = useTheme();
   const divRef = useRef<HTMLElement | null>(null);
   const marked = useRef(false);
@@ -48,11 +50,12 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
     () => ({
       autosize: true,
       height,
-      margin: { l: 64, r: 16, t: title ? 40 : 16, b: 52 },
+      margin: { l: 64, r: 16, t: title ? 56 : 16, b: 52 },
       paper_bgcolor: colors.bg,
       plot_bgcolor: colors.bg,
       font: { color: colors.fg, size: 12 },
-      title: title ? { text: plotText(title), font: { size: 14 } } : undefined,
+      // left-aligned: the mode bar (top right, on hover) never covers it
+      title: title ? { text: plotText(title), font: { size: 14 }, x: 0, xref: 'paper', xanchor: 'left' } : undefined,
       hoverlabel: { namelength: -1 },
       legend: { orientation: 'v', font: { size: 11 } },
       ...layout,
@@ -111,6 +114,7 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
             layout={themed}
             config={config}
             onClick={onClick}
+            onRelayout={onRelayout}
             onRendered={onRendered}
             style={{ width: '100%', height: '100%' }}
           />

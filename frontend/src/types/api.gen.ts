@@ -229,6 +229,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run Queues
+         * @description Per hardware tag: how many runs are queued, running, failed... over all runs, with
+         *     the running ones (their stage and progress).
+         */
+        get: operations["runs-run_queues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{run_id}": {
         parameters: {
             query?: never;
@@ -557,6 +578,11 @@ export interface components {
             machines: components["schemas"]["MachineRef"][];
             /** Tags */
             tags: string[];
+            /**
+             * Synthetic Datasets
+             * @description the datasets made by a generator (source synthetic:...), not real files
+             */
+            synthetic_datasets?: string[];
         };
         /** ErrorBody */
         ErrorBody: {
@@ -830,6 +856,20 @@ export interface components {
              * @description false when this name + fingerprint was already known
              */
             created: boolean;
+        };
+        /**
+         * QueueOut
+         * @description One hardware tag's queue, counted over every run (not one page of them).
+         */
+        QueueOut: {
+            /** Tag */
+            tag: string;
+            /** Counts */
+            counts: {
+                [key: string]: number;
+            };
+            /** Running */
+            running: components["schemas"]["RunOut"][];
         };
         /** Relative */
         Relative: {
@@ -1922,6 +1962,8 @@ export interface operations {
                 machine?: string | null;
                 tag?: string | null;
                 commit_to?: string | null;
+                /** @description one of configuration, setting, preconditioner, dictionary_size, basket_size, mode, threads, dataset, machine, commit, ratio, compressed_bytes, compress_mbps, decompress_mbps; '-' prefix for descending (default: dataset, setting); sorts every matching row, then pages */
+                sort?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
                 offset?: number;
@@ -2000,6 +2042,8 @@ export interface operations {
                 tag?: string | null;
                 machine?: string | null;
                 commit?: string | null;
+                /** @description one of id, created_at, status, stage, tag, machine, commit, progress, trigger, suite, result_count; '-' prefix for descending (default -id) */
+                sort?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
                 offset?: number;
@@ -2020,6 +2064,62 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunPage"];
                     "text/csv": string;
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "runs-run_queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueOut"][];
                 };
             };
             /** @description bad request */

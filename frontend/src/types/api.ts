@@ -22,6 +22,7 @@ export type Configuration = Schemas['ConfigurationOut'];
 export type Dimensions = Schemas['Dimensions'];
 export type LatestRow = Schemas['LatestOut'];
 export type Run = Schemas['RunOut'];
+export type Queue = Schemas['QueueOut'];
 export type SpeedStats = Schemas['SpeedSummary'];
 export type TradeoffPoint = Schemas['TradeoffPoint'];
 export type Tradeoff = Schemas['TradeoffOut'];

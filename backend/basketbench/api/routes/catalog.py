@@ -109,7 +109,9 @@ def configuration_dimensions(session: SessionDep) -> Dimensions:
 def latest_results(
     session: SessionDep, page: Pages, f: ConfigFilterDep, dataset: str | None = None,
     machine: str | None = None, tag: str | None = None, commit_to: str | None = None,
+    sort: Annotated[str | None, Query(description=catalog.LATEST_SORT_HELP)] = None,
 ) -> Any:
-    items = catalog.latest(session, f, dataset, machine, tag, commit_to)
+    items = catalog.sort_latest(catalog.latest(session, f, dataset, machine, tag, commit_to),
+                                sort)
     window = items[page.offset:page.offset + page.limit]
     return respond(window, len(items), page, "latest", LatestPage)

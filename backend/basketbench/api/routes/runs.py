@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 
 from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
-from basketbench.schemas.runs import RunClaim, RunOut, RunPage, RunUpdate
+from basketbench.schemas.runs import QueueOut, RunClaim, RunOut, RunPage, RunUpdate
 from basketbench.services import runs as service
 from basketbench.services.catalog import runs_filter
 
@@ -17,11 +17,20 @@ Pages = Annotated[PageParams, Depends(page_params)]
 @router.get("", response_model=RunPage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
 def list_runs(session: SessionDep, page: Pages, status: str | None = None,
               stage: str | None = None, tag: str | None = None, machine: str | None = None,
-              commit: str | None = None) -> Any:
+              commit: str | None = None,
+              sort: Annotated[str | None, Query(description=service.SORT_HELP)] = None) -> Any:
     stmt = runs_filter(service.run_query(), session, status, stage, tag, machine, commit)
+    stmt = service.sort_runs(stmt, sort)
     rows, total = fetch_page(session, stmt, page)
     outs = service.with_codec_sets(session, [service.to_out(r) for r in rows])
     return respond(outs, total, page, "runs", RunPage)
+
+
+@router.get("/queues", response_model=list[QueueOut], dependencies=[ReadAccess])
+def run_queues(session: SessionDep) -> list[QueueOut]:
+    """Per hardware tag: how many runs are queued, running, failed... over all runs, with
+    the running ones (their stage and progress)."""
+    return service.queues(session)
 
 
 @router.get("/{run_id}", response_model=RunOut, dependencies=[ReadAccess])

@@ -7,6 +7,12 @@ export interface Column<T> {
   value: (row: T) => string | number | boolean | null | undefined;
   render?: (row: T) => ReactNode;
   numeric?: boolean;
+  /** hidden in narrow windows (CSS .col-opt) so the key columns stay on screen */
+  optional?: boolean;
+}
+
+function cellClass<T>(c: Column<T>): string | undefined {
+  return [c.numeric ? 'num' : '', c.optional ? 'col-opt' : ''].filter(Boolean).join(' ') || undefined;
 }
 
 export function compareValues(a: unknown, b: unknown): number {
@@ -37,6 +43,7 @@ export function DataTable<T>({
   rowKey,
   rowClass,
   testId,
+  serverSorted = false,
 }: {
   columns: Column<T>[];
   rows: readonly T[];
@@ -46,14 +53,16 @@ export function DataTable<T>({
   rowKey: (row: T, index: number) => string;
   rowClass?: (row: T) => string | undefined;
   testId?: string;
+  /** The rows come sorted (and paged) by the server over every matching row: keep their order. */
+  serverSorted?: boolean;
 }) {
   const desc = sort.startsWith('-');
   const sortKey = desc ? sort.slice(1) : sort;
   const column = columns.find((c) => c.key === sortKey);
-  const sorted = useMemo(() => sortRows(rows, column, desc), [rows, column, desc]);
+  const sorted = useMemo(() => (serverSorted ? rows : sortRows(rows, column, desc)), [rows, column, desc, serverSorted]);
   return (
     <div className="table-wrap">
-      <table className="data-table" data-testid={testId}>
+      <table className="data-table" data-testid={testId} data-sort={sort}>
         <thead>
           <tr>
             {columns.map((c) => {
@@ -61,7 +70,7 @@ export function DataTable<T>({
               return (
                 <th
                   key={c.key}
-                  className={c.numeric ? 'num' : undefined}
+                  className={cellClass(c)}
                   aria-sort={active ? (desc ? 'descending' : 'ascending') : 'none'}
                 >
                   <button type="button" className="th-sort" onClick={() => onSort(active && !desc ? `-${c.key}` : c.key)}>
@@ -77,7 +86,7 @@ export function DataTable<T>({
           {sorted.map((row, i) => (
             <tr key={rowKey(row, i)} className={rowClass?.(row)}>
               {columns.map((c) => (
-                <td key={c.key} className={c.numeric ? 'num' : undefined}>
+                <td key={c.key} className={cellClass(c)}>
                   {c.render ? c.render(row) : String(c.value(row) ?? '—')}
                 </td>
               ))}

@@ -5,6 +5,7 @@ import { useCommits, latestCommit } from '@/api/get-commits';
 import { useDimensions } from '@/api/get-dimensions';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { CheckField, DeferredTextField, PageHeader, SelectField } from '@/components/ui/field';
+import { CommitSelect } from '@/components/ui/commit-select';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
 import { downloadText, toCsv } from '@/lib/csv';
 import { fmtNumber, fmtPct, METRIC_LABELS, shortSha } from '@/lib/format';
@@ -13,6 +14,7 @@ import { toQuery } from '@/lib/api-client';
 import type { CompareRow } from '@/types/api';
 import { useCompare, type CompareParams } from '../api/get-compare';
 import { compareSchema } from './compare-state';
+import { selectionProblem, summarize, visibleRows } from '../utils/selection';
 
 function historyLink(row: CompareRow, machine: string): string {
   const c = row.configuration;
@@ -29,8 +31,10 @@ function historyLink(row: CompareRow, machine: string): string {
 export function ComparePage() {
   const [state, set] = useUrlState(compareSchema);
   const dims = useDimensions();
-  const commits = useCommits({ limit: 200 });
-  const headCommit = useCommit(state.kind === 'commits' && !state.base ? state.head : '');
+  // Defaults only (the two newest); the pickers search the whole history themselves.
+  const commits = useCommits({ limit: 2 });
+  const headCommit = useCommit(state.kind === 'commits' ? state.head : '');
+  const baseCommit = useCommit(state.kind === 'commits' ? state.base : '');
 
   // Fill what a bare link leaves open: parent of head, latest commit, first machines.
   useEffect(() => {
@@ -76,24 +80,19 @@ export function ComparePage() {
     );
   }
   const d = dims.data;
-  const commitOpts = [...commits.data.items]
-    .sort((a, b) => (b.order ?? 0) - (a.order ?? 0))
-    .map((c) => ({ value: c.sha, label: `${shortSha(c.sha)} ${(c.message ?? '').split('\n')[0]?.slice(0, 50) ?? ''}` }));
   const machineOpts = d.machines.map((m) => ({ value: m }));
   const historyMachine = state.kind === 'machines' ? state.head : state.machine;
 
   const allRows = compare.data?.rows ?? [];
-  const rows = allRows.filter(
-    (r) => (!state.only || r.significant) && (!state.setting || String(r.configuration.setting) === state.setting),
-  );
+  const rows = visibleRows(allRows, state.setting, state.only);
   const columns: Column<CompareRow>[] = [
     { key: 'dataset', header: 'dataset', value: (r) => r.dataset },
     { key: 'configuration', header: 'configuration', value: (r) => r.configuration.label },
-    { key: 'metric', header: 'metric', value: (r) => r.metric, render: (r) => METRIC_LABELS[r.metric] ?? r.metric },
+    { key: 'metric', header: 'metric', value: (r) => r.metric, render: (r) => METRIC_LABELS[r.metric] ?? r.metric, optional: true },
     { key: 'base', header: 'base', value: (r) => r.base, render: (r) => fmtNumber(r.base), numeric: true },
     { key: 'head', header: 'head', value: (r) => r.head, render: (r) => fmtNumber(r.head), numeric: true },
     { key: 'delta_pct', header: 'Δ', value: (r) => r.delta_pct, render: (r) => fmtPct(r.delta_pct), numeric: true },
-    { key: 'p_value', header: 'p', value: (r) => r.p_value, render: (r) => (r.p_value === null ? '—' : r.p_value.toExponential(1)), numeric: true },
+    { key: 'p_value', header: 'p', value: (r) => r.p_value, render: (r) => (r.p_value === null ? '—' : r.p_value.toExponential(1)), numeric: true, optional: true },
     {
       key: 'significant',
       header: 'verdict',
@@ -102,8 +101,13 @@ export function ComparePage() {
     },
     { key: 'history', header: 'history', value: () => null, render: (r) => <Link to={historyLink(r, historyMachine)}>history</Link> },
   ];
-  const regressions = allRows.filter((r) => r.regression).length;
-  const improvements = allRows.filter((r) => r.significant && !r.regression).length;
+  const { regressions, improvements, compared } = summarize(allRows, state.setting);
+  const problem = selectionProblem({ kind: state.kind, base: state.base, head: state.head, commitCount: commits.data.total });
+  const unknownCommit = [
+    ['Head', state.head, headCommit.error],
+    ['Base', state.base, baseCommit.error],
+  ].find(([, , e]) => e) as [string, string, unknown] | undefined;
+  const [baseLabel, headLabel] = state.kind === 'machines' ? [state.base, state.head] : [shortSha(state.base), shortSha(state.head)];
 
   return (
     <>
@@ -116,15 +120,15 @@ export function ComparePage() {
           onChange={(v) => set({ kind: v, base: '', head: '' })} />
         {state.kind === 'commits' ? (
           <>
-            <SelectField name="base" label="Base commit" value={state.base} options={commitOpts} onChange={(v) => set({ base: v })} />
-            <SelectField name="head" label="Head commit" value={state.head} options={commitOpts} onChange={(v) => set({ head: v })} />
+            <CommitSelect name="base" label="Base commit" value={state.base} onChange={(v) => set({ base: v })} />
+            <CommitSelect name="head" label="Head commit" value={state.head} onChange={(v) => set({ head: v })} />
             <SelectField name="machine" label="Machine" value={state.machine} options={machineOpts} onChange={(v) => set({ machine: v })} />
           </>
         ) : (
           <>
             <SelectField name="base" label="Base machine" value={state.base} options={machineOpts} onChange={(v) => set({ base: v })} />
             <SelectField name="head" label="Head machine" value={state.head} options={machineOpts} onChange={(v) => set({ head: v })} />
-            <SelectField name="commit" label="Commit" value={state.commit} options={commitOpts} onChange={(v) => set({ commit: v })} />
+            <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v })} />
           </>
         )}
         <SelectField name="dataset" label="Dataset" value={state.dataset} allowEmpty="all" options={d.datasets.map((v) => ({ value: v }))} onChange={(v) => set({ dataset: v })} />
@@ -133,17 +137,26 @@ export function ComparePage() {
         <DeferredTextField name="setting" label="Setting" value={state.setting} placeholder="e.g. 505" onCommit={(v) => set({ setting: v })} />
         <CheckField name="only" label="significant only" checked={state.only} onChange={(v) => set({ only: v })} />
       </form>
-      {compare.fetchStatus === 'idle' && compare.isPending && <EmptyState>Choose a base and a head to compare.</EmptyState>}
-      {compare.isLoading && <Spinner label="Comparing…" />}
-      {compare.error && <ErrorState error={compare.error} retry={() => void compare.refetch()} />}
-      {compare.data && (
+      {unknownCommit ? (
+        <div role="alert" className="state state-error" data-testid="unknown-commit">
+          {unknownCommit[0]} commit <code>{unknownCommit[1]}</code> is not known to the server ({String((unknownCommit[2] as Error).message ?? unknownCommit[2])}):
+          choose one in the picker, which searches by sha prefix, message and author.
+        </div>
+      ) : (
+        problem && <EmptyState>{problem}</EmptyState>
+      )}
+      {!problem && !unknownCommit && compare.isLoading && <Spinner label="Comparing…" />}
+      {!problem && !unknownCommit && compare.error && <ErrorState error={compare.error} retry={() => void compare.refetch()} />}
+      {!problem && !unknownCommit && compare.data && (
         <>
           <p className="summary" data-testid="compare-summary">
             <span className="badge badge-bad">{regressions} regressions</span>{' '}
-            <span className="badge badge-good">{improvements} improvements</span> {allRows.length} series compared
-            <button type="button" className="btn btn-small" onClick={() => downloadText('compare.csv', toCsv(
-              ['dataset', 'configuration', 'metric', 'base', 'head', 'delta_pct', 'p_value', 'significant', 'regression'],
-              rows.map((r) => [r.dataset, r.configuration.label, r.metric, r.base, r.head, r.delta_pct, r.p_value, r.significant, r.regression]),
+            <span className="badge badge-good">{improvements} improvements</span> {compared} series compared
+            {state.setting && ` (setting ${state.setting})`}: base <code>{baseLabel}</code>, head <code>{headLabel}</code>
+            {state.kind === 'machines' ? ` at ${shortSha(state.commit)}` : ` on ${state.machine}`}
+            <button type="button" className="btn btn-small" onClick={() => downloadText(`compare-${baseLabel}-${headLabel}.csv`, toCsv(
+              ['kind', 'base_ref', 'head_ref', state.kind === 'machines' ? 'commit' : 'machine', 'dataset', 'configuration', 'metric', 'base', 'head', 'delta_pct', 'p_value', 'significant', 'regression'],
+              rows.map((r) => [state.kind, state.base, state.head, state.kind === 'machines' ? state.commit : state.machine, r.dataset, r.configuration.label, r.metric, r.base, r.head, r.delta_pct, r.p_value, r.significant, r.regression]),
             ))}>CSV</button>
           </p>
           {rows.length === 0 ? (

@@ -13,6 +13,9 @@ export interface LatestParams {
   dataset?: string;
   machine?: string;
   tag?: string;
+  commit_to?: string;
+  /** "key" or "-key": sorted on the server over every matching row, then paged. */
+  sort?: string;
   limit: number;
   offset: number;
 }
@@ -22,7 +25,7 @@ export const getLatest = (params: LatestParams, signal?: AbortSignal): Promise<P
 
 /** The same query as CSV, served by the API itself (all rows, not just this page). */
 export const latestCsvUrl = ({ limit: _l, offset: _o, ...filters }: LatestParams): string =>
-  apiUrl('/configurations/latest', { ...filters, limit: 1000, format: 'csv' });
+  apiUrl('/configurations/latest', { ...filters, limit: 100_000, format: 'csv' });
 
 export const getLatestQueryOptions = (params: LatestParams) =>
   queryOptions({

@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { PageHeader, SelectField } from '@/components/ui/field';
+import { Pager } from '@/components/ui/pager';
+import { CommitSelect } from '@/components/ui/commit-select';
 import { EmptyState, NO_RESULTS_HINT, QueryView } from '@/components/ui/states';
 import { fmtBytes, fmtNumber, settingLabel, shortSha } from '@/lib/format';
 import { num, str, useUrlState } from '@/lib/url-state';
@@ -18,10 +20,12 @@ const configurationsSchema = {
   dataset: str(),
   machine: str(),
   tag: str(),
+  /** numbers at or before this commit (the trade-off page's "Table view" pins it) */
+  commit: str(),
   sort: str('configuration'),
   page: num(0),
 };
-const PAGE_SIZE = 200;
+const PAGE_SIZE = 100;
 const machineLabel = (r: LatestRow) => (r.machine.version > 1 ? `${r.machine.name}@v${r.machine.version}` : r.machine.name);
 
 export function ConfigurationsPage() {
@@ -37,27 +41,31 @@ export function ConfigurationsPage() {
     dataset: state.dataset || undefined,
     machine: state.machine || undefined,
     tag: state.tag || undefined,
+    commit_to: state.commit || undefined,
+    sort: state.sort,
     limit: PAGE_SIZE,
     offset: state.page * PAGE_SIZE,
   };
   const latest = useLatest(params);
+  const filtered = [state.setting, state.pre, state.dict, state.basket, state.mode, state.threads, state.dataset, state.machine, state.tag, state.commit].some(Boolean);
   const d = dims.data;
   const o = (vals: readonly (string | number)[] | undefined) => (vals ?? []).map((v) => ({ value: String(v) }));
   const filter = (patch: Partial<typeof state>) => set({ ...patch, page: 0 });
 
   const columns: Column<LatestRow>[] = [
     { key: 'configuration', header: 'configuration', value: (r) => r.configuration.label },
-    { key: 'setting', header: 'setting', value: (r) => r.configuration.setting, numeric: true },
-    { key: 'preconditioner', header: 'precond.', value: (r) => r.configuration.preconditioner },
-    { key: 'dictionary_size', header: 'dict', value: (r) => r.configuration.dictionary_size, numeric: true },
-    { key: 'basket_size', header: 'basket', value: (r) => r.configuration.basket_size, numeric: true },
-    { key: 'mode', header: 'mode', value: (r) => r.configuration.mode },
-    { key: 'threads', header: 'threads', value: (r) => r.configuration.threads, numeric: true },
+    { key: 'setting', header: 'setting', value: (r) => r.configuration.setting, numeric: true, optional: true },
+    { key: 'preconditioner', header: 'precond.', value: (r) => r.configuration.preconditioner, optional: true },
+    { key: 'dictionary_size', header: 'dict', value: (r) => r.configuration.dictionary_size, numeric: true, optional: true },
+    { key: 'basket_size', header: 'basket', value: (r) => r.configuration.basket_size, numeric: true, optional: true },
+    { key: 'mode', header: 'mode', value: (r) => r.configuration.mode, optional: true },
+    { key: 'threads', header: 'threads', value: (r) => r.configuration.threads, numeric: true, optional: true },
     { key: 'dataset', header: 'dataset', value: (r) => r.dataset },
     { key: 'machine', header: 'machine', value: (r) => machineLabel(r) },
     {
       key: 'commit',
       header: 'commit',
+      optional: true,
       value: (r) => r.commit,
       render: (r) => (
         <Link to={`/tradeoffs?commit=${r.commit}&machine=${encodeURIComponent(machineLabel(r))}&dataset=${encodeURIComponent(r.dataset)}`}>
@@ -66,7 +74,7 @@ export function ConfigurationsPage() {
       ),
     },
     { key: 'ratio', header: 'ratio', value: (r) => r.ratio, render: (r) => fmtNumber(r.ratio), numeric: true },
-    { key: 'compressed_bytes', header: 'size', value: (r) => r.compressed_bytes, render: (r) => fmtBytes(r.compressed_bytes), numeric: true },
+    { key: 'compressed_bytes', header: 'size', value: (r) => r.compressed_bytes, render: (r) => fmtBytes(r.compressed_bytes), numeric: true, optional: true },
     { key: 'compress_mbps', header: 'compress MB/s', value: (r) => r.compress_mbps, render: (r) => fmtNumber(r.compress_mbps), numeric: true },
     { key: 'decompress_mbps', header: 'decompress MB/s', value: (r) => r.decompress_mbps, render: (r) => fmtNumber(r.decompress_mbps), numeric: true },
   ];
@@ -88,20 +96,19 @@ export function ConfigurationsPage() {
         <SelectField name="basket" label="Basket size" value={state.basket} allowEmpty="all" options={o(d?.basket_sizes)} onChange={(v) => filter({ basket: v })} />
         <SelectField name="mode" label="Mode" value={state.mode} allowEmpty="all" options={o(d?.modes)} onChange={(v) => filter({ mode: v })} />
         <SelectField name="threads" label="Threads" value={state.threads} allowEmpty="all" options={o(d?.threads)} onChange={(v) => filter({ threads: v })} />
+        <CommitSelect name="commit" label="At or before commit" value={state.commit} onChange={(v) => filter({ commit: v })} />
+        {state.commit && <button type="button" className="btn btn-small" onClick={() => filter({ commit: '' })}>newest</button>}
       </form>
       <QueryView query={latest} loadingLabel="Loading configurations…">
         {(page) =>
           page.items.length === 0 ? (
-            <EmptyState>{page.total === 0 && state.page === 0 && !Object.values(params).some((v) => typeof v === 'string') ? NO_RESULTS_HINT : 'No configuration matches these filters: clear some of them.'}</EmptyState>
+            <EmptyState>{page.total === 0 && state.page === 0 && !filtered ? NO_RESULTS_HINT : 'No configuration matches these filters: clear some of them.'}</EmptyState>
           ) : (
             <>
-              <p className="muted" data-testid="latest-count">
-                {page.offset + 1}–{page.offset + page.items.length} of {page.total}
-                {page.offset > 0 && <button type="button" className="btn btn-small" onClick={() => set({ page: state.page - 1 })}>previous</button>}
-                {page.offset + page.items.length < page.total && <button type="button" className="btn btn-small" onClick={() => set({ page: state.page + 1 })}>next</button>}
-              </p>
-              <DataTable testId="configurations-table" columns={columns} rows={page.items} sort={state.sort}
-                onSort={(sort) => set({ sort }, { replace: true })}
+              <Pager testId="latest-count" offset={page.offset} count={page.items.length} total={page.total}
+                onPage={(d) => set({ page: state.page + d })} />
+              <DataTable testId="configurations-table" columns={columns} rows={page.items} sort={state.sort} serverSorted
+                onSort={(sort) => set({ sort, page: 0 }, { replace: true })}
                 rowKey={(r) => `${r.configuration.id}|${r.dataset}|${r.machine.id}`} />
             </>
           )

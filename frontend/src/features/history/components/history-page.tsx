@@ -1,25 +1,72 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useCommit } from '@/api/get-commit';
 import { Link, useNavigate } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
 import { DeferredTextField, PageHeader, SelectField } from '@/components/ui/field';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
-import { METRIC_LABELS, settingLabel } from '@/lib/format';
+import { METRIC_LABELS, settingLabel, shortSha } from '@/lib/format';
+import type { DimensionsView } from '@/api/get-dimensions';
 import { cleanList, useUrlState } from '@/lib/url-state';
 import { toQuery } from '@/lib/api-client';
 import { useHistories, type HistoryParams } from '../api/get-history';
-import { decodeSeries, encodeSeries, METRICS, type SeriesKey } from '../utils/series';
+import { addSeries, assignColors, decodeSeries, encodeSeries, METRICS, replaceSeries, seriesColor, type SeriesKey } from '../utils/series';
+import { formatZoom, parseZoom } from '../utils/zoom';
 import { HistoryPlot, type LoadedSeries } from './history-plot';
 import { historySchema } from './history-state';
+
+/** The fields of one plotted series, bound to it: what they show is what is plotted. */
+function SeriesFields({ prefix, value, dims, onChange }: {
+  prefix: string;
+  value: SeriesKey;
+  dims: DimensionsView;
+  onChange: (patch: Partial<SeriesKey>) => void;
+}) {
+  return (
+    <>
+      <SelectField name={`${prefix}_setting`} label="Setting" value={String(value.setting)}
+        options={dims.settings.map((s) => ({ value: String(s), label: `${settingLabel(s)} (${s})` }))}
+        onChange={(v) => onChange({ setting: Number(v) })} />
+      <SelectField name={`${prefix}_dataset`} label="Dataset" value={value.dataset} options={dims.datasets.map((v) => ({ value: v }))}
+        onChange={(v) => onChange({ dataset: v })} />
+      <SelectField name={`${prefix}_machine`} label="Machine" value={value.machine} options={dims.machines.map((v) => ({ value: v }))}
+        onChange={(v) => onChange({ machine: v })} />
+      <SelectField name={`${prefix}_metric`} label="Metric" value={value.metric}
+        options={METRICS.map((m) => ({ value: m, label: METRIC_LABELS[m] ?? m }))}
+        onChange={(v) => onChange({ metric: v })} />
+    </>
+  );
+}
+
+/** A new series: the last one's dataset, machine and metric with the next setting. */
+function nextSeries(last: SeriesKey | undefined, d: DimensionsView): SeriesKey {
+  const settings = d.settings;
+  if (!last) return { setting: settings.includes(505) ? 505 : (settings[0] ?? 505), dataset: d.datasets[0] ?? '', machine: d.machines[0] ?? '', metric: 'compress_mbps' };
+  const at = settings.indexOf(last.setting);
+  return { ...last, color: undefined, setting: settings[(at + 1) % Math.max(1, settings.length)] ?? last.setting };
+}
+
+function contextLine(series: LoadedSeries[], state: { pre: string; dict: number; basket: number; threads: number; mode: string }): string {
+  const machines = [...new Set(series.map((s) => s.key.machine))].join(', ');
+  const datasets = [...new Set(series.map((s) => s.key.dataset))].join(', ');
+  return `${datasets} · ${machines} · ${state.pre}, dict ${state.dict}, basket ${state.basket}, ${state.threads} thread(s), ${state.mode}`;
+}
 
 export function HistoryPage() {
   const [state, set] = useUrlState(historySchema);
   const dims = useDimensions();
   const navigate = useNavigate();
   const keys = useMemo(
-    () => cleanList(state.s).map(decodeSeries).filter((k): k is SeriesKey => k !== null),
+    () => assignColors(cleanList(state.s).map(decodeSeries).filter((k): k is SeriesKey => k !== null)),
     [state.s],
   );
-  const [draft, setDraft] = useState<SeriesKey>({ setting: 505, dataset: '', machine: '', metric: 'compress_mbps' });
+  const setKeys = (next: readonly SeriesKey[]) => set({ s: next.length ? next.map(encodeSeries) : [''] });
+  const fromCommit = useCommit(state.from);
+  const toCommit = useCommit(state.to);
+  const reversed =
+    fromCommit.data && toCommit.data && (fromCommit.data.order ?? 0) > (toCommit.data.order ?? 0)
+      ? { from: fromCommit.data.sha, to: toCommit.data.sha }
+      : null;
+  const zoom = parseZoom(state.x);
 
   useEffect(() => {
     if (!dims.data || state.s.length > 0) return;
@@ -57,14 +104,10 @@ export function HistoryPage() {
     );
   }
 
-  const draftFull: SeriesKey = {
-    ...draft,
-    dataset: draft.dataset || d.datasets[0] || '',
-    machine: draft.machine || d.machines[0] || '',
-  };
+  const last = keys.at(-1);
   const loaded: LoadedSeries[] = queries.flatMap((q, i) => {
     const key = keys[i];
-    return q.data && key ? [{ key, index: i, history: q.data }] : [];
+    return q.data && key && !reversed ? [{ key, index: i, history: q.data }] : [];
   });
   const metrics = [...new Set(keys.map((k) => k.metric))];
   const failed = queries.find((q) => q.error);
@@ -84,20 +127,6 @@ export function HistoryPage() {
         commit with its parent.
       </PageHeader>
       <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="history selection">
-        <SelectField name="add_setting" label="Setting" value={String(draftFull.setting)}
-          options={d.settings.map((s) => ({ value: String(s), label: `${settingLabel(s)} (${s})` }))}
-          onChange={(v) => setDraft({ ...draftFull, setting: Number(v) })} />
-        <SelectField name="add_dataset" label="Dataset" value={draftFull.dataset} options={d.datasets.map((v) => ({ value: v }))}
-          onChange={(v) => setDraft({ ...draftFull, dataset: v })} />
-        <SelectField name="add_machine" label="Machine" value={draftFull.machine} options={d.machines.map((v) => ({ value: v }))}
-          onChange={(v) => setDraft({ ...draftFull, machine: v })} />
-        <SelectField name="add_metric" label="Metric" value={draftFull.metric}
-          options={METRICS.map((m) => ({ value: m, label: METRIC_LABELS[m] ?? m }))}
-          onChange={(v) => setDraft({ ...draftFull, metric: v })} />
-        <button type="button" className="btn" onClick={() => {
-          const enc = encodeSeries(draftFull);
-          if (!cleanList(state.s).includes(enc)) set({ s: [...cleanList(state.s), enc] });
-        }}>Add series</button>
         <SelectField name="pre" label="Preconditioner" value={state.pre} options={d.preconditioners.map((v) => ({ value: v }))} onChange={(v) => set({ pre: v })} />
         <SelectField name="dict" label="Dictionary" value={String(state.dict)} options={d.dictionary_sizes.map((v) => ({ value: String(v) }))} onChange={(v) => set({ dict: Number(v) })} />
         <SelectField name="basket" label="Basket size" value={String(state.basket)} options={d.basket_sizes.map((v) => ({ value: String(v) }))} onChange={(v) => set({ basket: Number(v) })} />
@@ -108,19 +137,31 @@ export function HistoryPage() {
         <SelectField name="max" label="Max points" value={String(state.max)}
           options={[500, 1000, 2000, 5000, 10000].map((v) => ({ value: String(v) }))} onChange={(v) => set({ max: Number(v) })} />
       </form>
-      <ul className="chips" aria-label="series">
-        {keys.map((k) => {
-          const enc = encodeSeries(k);
-          return (
-            <li key={enc} className="chip">
-              {settingLabel(k.setting)} · {k.dataset} · {k.machine} · {METRIC_LABELS[k.metric] ?? k.metric}
-              <button type="button" aria-label={`remove ${enc}`} onClick={() => set({ s: cleanList(state.s).filter((x) => x !== enc).concat(cleanList(state.s).length === 1 ? [''] : []) })}>
-                ×
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+      <ol className="series-editor" aria-label="series">
+        {keys.map((k, i) => (
+          <li key={i} className="series-row" data-series={i}>
+            <span className="swatch" style={{ background: seriesColor(k) }} aria-hidden="true" />
+            <SeriesFields prefix={`s${i}`} value={k} dims={d} onChange={(patch) => setKeys(replaceSeries(keys, i, patch))} />
+            <button type="button" className="btn btn-small" aria-label={`remove series ${i + 1}`} onClick={() => setKeys(keys.filter((_, j) => j !== i))}>
+              remove
+            </button>
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="btn" name="add_series" onClick={() => setKeys(addSeries(keys, nextSeries(last, d)))}>
+        Add a series
+      </button>
+      {reversed && (
+        <div role="alert" className="state state-error" data-testid="reversed-range">
+          “From” <code>{shortSha(reversed.from)}</code> comes after “To” <code>{shortSha(reversed.to)}</code> in git order.{' '}
+          <button type="button" className="btn btn-small" onClick={() => set({ from: state.to, to: state.from })}>
+            swap them
+          </button>
+        </div>
+      )}
+      {[fromCommit, toCommit].map((q, i) =>
+        q.error ? <ErrorState key={i} error={q.error} /> : null,
+      )}
       {keys.length === 0 && <EmptyState>No series selected: pick a setting, dataset, machine and metric, then “Add series”.</EmptyState>}
       {failed && <ErrorState error={failed.error} retry={() => void failed.refetch()} />}
       {loading && <Spinner label="Loading history…" />}
@@ -139,7 +180,11 @@ export function HistoryPage() {
       {!loading &&
         metrics.map((m) => {
           const ofMetric = loaded.filter((s) => s.key.metric === m && s.history.points.length > 0);
-          return ofMetric.length ? <HistoryPlot key={m} metric={m} series={ofMetric} onPointClick={openCompare} /> : null;
+          // One x range for every metric's plot (linked axes), kept in the URL (?x=lo~hi).
+          return ofMetric.length ? (
+            <HistoryPlot key={m} metric={m} series={ofMetric} onPointClick={openCompare} xRange={zoom}
+              onXRange={(r) => set({ x: formatZoom(r) }, { replace: true })} context={contextLine(ofMetric, state)} />
+          ) : null;
         })}
     </>
   );

@@ -5,9 +5,14 @@ import { Plot } from '@/lib/plot';
 import { plotText } from '@/lib/plot-text';
 import { fastScatter } from '@/lib/webgl';
 import type { History } from '@/types/api';
-import { isRegression, type SeriesKey } from '../utils/series';
+import { isRegression, seriesColor, type SeriesKey } from '../utils/series';
+import { xRangeOf, type XRange } from '../utils/zoom';
 
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
+
+/** The band's fill: the series colour at 20 % opacity (browser tests look for it in the pixels). */
+export function bandColor(hex: string): string {
+  return `${hex}33`;
+}
 
 export interface LoadedSeries {
   key: SeriesKey;
@@ -23,30 +28,40 @@ export function HistoryPlot({
   metric,
   series,
   onPointClick,
+  xRange,
+  onXRange,
+  context,
 }: {
   metric: string;
   series: LoadedSeries[];
   onPointClick: (series: SeriesKey, sha: string) => void;
+  /** shared by the plots of every metric (linked x axes) and kept in the URL */
+  xRange: XRange | null;
+  onXRange: (range: XRange | null) => void;
+  /** datasets, machines and configuration: printed on the plot, so PNG exports carry it */
+  context: string;
 }) {
   const data: Data[] = [];
   const gl = fastScatter();
   let count = 0;
   for (const s of series) {
-    const color = COLORS[s.index % COLORS.length] ?? '#1f77b4';
+    const color = seriesColor(s.key);
     const pts = s.history.points;
     count += pts.length;
     const name = plotText(`${settingLabel(s.key.setting)} · ${s.key.dataset} · ${s.key.machine}`);
     const x = pts.map((p) => p.order);
     const hasBand = pts.some((p) => p.min !== null && p.max !== null);
     if (hasBand) {
-      // Sample spread band: upper edge, then lower edge filled up to it.
+      // Sample spread band: upper edge, then lower edge filled up to it. Always SVG
+      // traces: scattergl draws no 'tonexty' fill (one path each, cheap even at 10 000
+      // points); the GL canvas with the lines sits above them.
       data.push({
-        type: gl, mode: 'lines', x, y: pts.map((p) => p.max ?? p.value),
+        type: 'scatter', mode: 'lines', x, y: pts.map((p) => p.max ?? p.value),
         line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
       });
       data.push({
-        type: gl, mode: 'lines', x, y: pts.map((p) => p.min ?? p.value), fill: 'tonexty',
-        fillcolor: `${color}33`, line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
+        type: 'scatter', mode: 'lines', x, y: pts.map((p) => p.min ?? p.value), fill: 'tonexty',
+        fillcolor: bandColor(color), line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
       });
     }
     data.push({
@@ -99,11 +114,15 @@ export function HistoryPlot({
   return (
     <Plot
       id={`history-${metric}`}
-      title={METRIC_LABELS[metric] ?? metric}
+      title={`${METRIC_LABELS[metric] ?? metric}<br><sup>${context}</sup>`}
       data={data}
       pointCount={count}
-      filename={`history-${metric}`}
+      filename={`history-${metric}-${[...new Set(series.map((s) => `${s.key.dataset}-${s.key.machine}`))].join('-')}`}
       onClick={onClick}
+      onRelayout={(event) => {
+        const r = xRangeOf(event as Record<string, unknown>);
+        if (r !== undefined) onXRange(r);
+      }}
       csv={() => ({
         header: ['setting', 'dataset', 'machine', 'metric', 'order', 'sha', 'date', 'author', 'value', 'min', 'max', 'stddev', 'n', 'change_pct'],
         rows: series.flatMap((s) => {
@@ -115,7 +134,7 @@ export function HistoryPlot({
         }),
       })}
       layout={{
-        xaxis: { title: { text: 'commit (git order)' } },
+        xaxis: { title: { text: 'commit (git order)' }, ...(xRange ? { range: [...xRange], autorange: false } : { autorange: true }) },
         yaxis: { title: { text: METRIC_LABELS[metric] ?? metric } },
         hovermode: 'closest',
         showlegend: true,

@@ -10,4 +10,6 @@ export const historySchema = {
   from: str(),
   to: str(),
   max: num(2000),
+  /** x range shared by every metric's plot: "lo~hi" in commit order */
+  x: str(),
 };

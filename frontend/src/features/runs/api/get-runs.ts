@@ -1,18 +1,23 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import type { Page, Run } from '@/types/api';
+import type { Page, Queue, Run } from '@/types/api';
 
 export interface RunsParams {
   status?: string;
   tag?: string;
+  /** "key" or "-key", sorted by the server over every run. */
+  sort?: string;
   limit?: number;
+  offset?: number;
 }
+
+
 
 export const getRuns = (params: RunsParams, signal?: AbortSignal): Promise<Page<Run>> =>
   apiRequest<Page<Run>>('/runs', { ...params }, { signal });
 
 export const getRunsQueryOptions = (params: RunsParams) =>
-  queryOptions({ queryKey: ['runs', params], queryFn: ({ signal }) => getRuns(params, signal) });
+  queryOptions({ queryKey: ['runs', params], queryFn: ({ signal }) => getRuns(params, signal), placeholderData: keepPreviousData });
 
 const ACTIVE = new Set(['queued', 'running', 'pending', 'started']);
 
@@ -22,4 +27,15 @@ export const useRuns = (params: RunsParams) =>
     ...getRunsQueryOptions(params),
     staleTime: 0,
     refetchInterval: (query) => (query.state.data?.items.some((r) => ACTIVE.has(r.status)) ? 3000 : 30_000),
+  });
+
+export const getQueues = (signal?: AbortSignal): Promise<Queue[]> => apiRequest<Queue[]>('/runs/queues', {}, { signal });
+
+/** Per-tag queue counts computed by the server; polled like the runs list. */
+export const useQueues = () =>
+  useQuery({
+    queryKey: ['runs', 'queues'],
+    queryFn: ({ signal }) => getQueues(signal),
+    staleTime: 0,
+    refetchInterval: (query) => ((query.state.data ?? []).some((q) => (q.counts.queued ?? 0) + (q.counts.running ?? 0) > 0) ? 3000 : 30_000),
   });

@@ -5,40 +5,37 @@ import { DataTable, type Column } from '@/components/ui/data-table';
 import { PageHeader, ProgressBar, SelectField } from '@/components/ui/field';
 import { EmptyState, QueryView } from '@/components/ui/states';
 import { fmtAge, shortSha } from '@/lib/format';
-import { str, useUrlState } from '@/lib/url-state';
-import type { Run } from '@/types/api';
-import { useRuns } from '../api/get-runs';
+import { num, str, useUrlState } from '@/lib/url-state';
+import { Pager } from '@/components/ui/pager';
+import type { Queue, Run } from '@/types/api';
+import { useQueues, useRuns } from '../api/get-runs';
 import { TriggerForm } from './trigger-form';
 
-const runsSchema = { status: str(), tag: str(), sort: str('-id') };
+const runsSchema = { status: str(), tag: str(), sort: str('-id'), page: num(0) };
+const PAGE_SIZE = 50;
 const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 
-function QueueSummary({ runs }: { runs: readonly Run[] }) {
-  const tags = [...new Set(runs.map((r) => r.tag))].sort();
+function QueueSummary({ queues }: { queues: readonly Queue[] }) {
   return (
     <div className="queue-grid" data-testid="queues">
-      {tags.map((tag) => {
-        const of = runs.filter((r) => r.tag === tag);
-        const count = (s: string) => of.filter((r) => r.status === s).length;
-        const running = of.filter((r) => r.status === 'running');
-        return (
-          <section key={tag} className="card queue">
-            <h3>{tag}</h3>
-            <p>
-              <span className="badge">{count('queued')} queued</span> <span className="badge badge-info">{running.length} running</span>{' '}
-              <span className="badge badge-bad">{count('failed')} failed</span>
-            </p>
-            {running.map((r) => (
-              <div key={r.id} className="queue-run">
-                <span>
-                  #{r.id} <code>{shortSha(r.commit)}</code> {r.stage ?? ''}
-                </span>
-                <ProgressBar value={r.progress ?? 0} label={`run ${r.id} progress`} />
-              </div>
-            ))}
-          </section>
-        );
-      })}
+      {queues.map((q) => (
+        <section key={q.tag} className="card queue" data-tag={q.tag}>
+          <h3>{q.tag}</h3>
+          <p>
+            <span className="badge" data-count="queued">{q.counts.queued ?? 0} queued</span>{' '}
+            <span className="badge badge-info" data-count="running">{q.counts.running ?? 0} running</span>{' '}
+            <span className="badge badge-bad" data-count="failed">{q.counts.failed ?? 0} failed</span>
+          </p>
+          {q.running.map((r) => (
+            <div key={r.id} className="queue-run">
+              <span>
+                #{r.id} <code>{shortSha(r.commit)}</code> {r.stage ?? ''}
+              </span>
+              <ProgressBar value={r.progress ?? 0} label={`run ${r.id} progress`} />
+            </div>
+          ))}
+        </section>
+      ))}
     </div>
   );
 }
@@ -46,7 +43,14 @@ function QueueSummary({ runs }: { runs: readonly Run[] }) {
 export function RunsPage() {
   const [state, set] = useUrlState(runsSchema);
   const dims = useDimensions();
-  const runs = useRuns({ status: state.status || undefined, tag: state.tag || undefined, limit: 200 });
+  const runs = useRuns({
+    status: state.status || undefined,
+    tag: state.tag || undefined,
+    sort: state.sort,
+    limit: PAGE_SIZE,
+    offset: state.page * PAGE_SIZE,
+  });
+  const queues = useQueues();
   const tags = dims.data?.tags ?? [];
 
   const columns: Column<Run>[] = [
@@ -72,8 +76,8 @@ export function RunsPage() {
     <>
       <PageHeader title="Runs">Queues per hardware tag and live status (refreshes every 3 s while runs are active).</PageHeader>
       <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="runs filter">
-        <SelectField name="status" label="Status" value={state.status} allowEmpty="all" options={STATUSES.map((s) => ({ value: s }))} onChange={(v) => set({ status: v })} />
-        <SelectField name="tag" label="Tag" value={state.tag} allowEmpty="all" options={tags.map((t) => ({ value: t }))} onChange={(v) => set({ tag: v })} />
+        <SelectField name="status" label="Status" value={state.status} allowEmpty="all" options={STATUSES.map((s) => ({ value: s }))} onChange={(v) => set({ status: v, page: 0 })} />
+        <SelectField name="tag" label="Tag" value={state.tag} allowEmpty="all" options={tags.map((t) => ({ value: t }))} onChange={(v) => set({ tag: v, page: 0 })} />
       </form>
       <QueryView query={runs} loadingLabel="Loading runs…">
         {(page) =>
@@ -84,8 +88,10 @@ export function RunsPage() {
             </EmptyState>
           ) : (
             <>
-              <QueueSummary runs={page.items} />
-              <DataTable testId="runs-table" columns={columns} rows={page.items} sort={state.sort} onSort={(sort) => set({ sort }, { replace: true })} rowKey={(r) => String(r.id)}
+              <QueueSummary queues={queues.data ?? []} />
+              <Pager testId="runs-count" offset={page.offset} count={page.items.length} total={page.total} onPage={(d) => set({ page: state.page + d })} />
+              <DataTable testId="runs-table" columns={columns} rows={page.items} sort={state.sort} serverSorted
+                onSort={(sort) => set({ sort, page: 0 }, { replace: true })} rowKey={(r) => String(r.id)}
                 rowClass={(r) => (r.status === 'failed' ? 'row-regression' : undefined)} />
               {page.items.some((r) => r.status === 'failed') && (
                 <section className="failures">

@@ -1,8 +1,8 @@
-import { CheckField, DeferredTextField, MultiSelectField, SelectField } from '@/components/ui/field';
-import { fmtDate, settingLabel, shortSha } from '@/lib/format';
+import { CommitSelect } from '@/components/ui/commit-select';
+import { CheckField, MultiSelectField, SelectField } from '@/components/ui/field';
+import { settingLabel } from '@/lib/format';
 import type { StateOf } from '@/lib/url-state';
 import type { DimensionsView } from '@/api/get-dimensions';
-import type { Commit } from '@/types/api';
 import type { tradeoffSchema } from './tradeoff-state';
 
 type State = StateOf<typeof tradeoffSchema>;
@@ -10,29 +10,24 @@ type State = StateOf<typeof tradeoffSchema>;
 const opts = (values: readonly (string | number)[], label?: (v: string) => string) =>
   values.map((v) => ({ value: String(v), label: label ? label(String(v)) : String(v) }));
 
-export function commitOptions(commits: readonly Commit[]) {
-  return commits.map((c) => ({
-    value: c.sha,
-    label: `${shortSha(c.sha)} ${fmtDate(c.date).slice(0, 10)} ${(c.message ?? '').split('\n')[0]?.slice(0, 50) ?? ''}`,
-  }));
-}
-
 export function TradeoffControls({
   state,
   set,
   dims,
-  commits,
 }: {
   state: State;
   set: (patch: Partial<State>) => void;
   dims: DimensionsView;
-  commits: readonly Commit[];
 }) {
   const kb = (v: string) => (v === '0' ? 'as in file' : `${Number(v) / 1000} kB`);
   return (
     <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="trade-off selection">
-      <SelectField name="commit" label="Commit" value={state.commit} options={commitOptions(commits)} onChange={(v) => set({ commit: v })} />
-      <SelectField name="dataset" label="Dataset" value={state.dataset} options={opts(dims.datasets)} onChange={(v) => set({ dataset: v })} />
+      <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v })} />
+      <SelectField name="dataset" label="Dataset" value={state.dataset}
+        options={[...dims.datasets]
+          .sort((a, b) => Number(dims.synthetic_datasets.includes(a)) - Number(dims.synthetic_datasets.includes(b)) || a.localeCompare(b))
+          .map((v) => ({ value: v, label: dims.synthetic_datasets.includes(v) ? `${v} (synthetic)` : `${v} (real)` }))}
+        onChange={(v) => set({ dataset: v })} />
       <MultiSelectField name="machine" label="Machines" values={state.machine} options={opts(dims.machines)} onChange={(v) => set({ machine: v })} />
       <SelectField name="pre" label="Preconditioner" value={state.pre} options={opts(dims.preconditioners)} onChange={(v) => set({ pre: v })} />
       <SelectField
@@ -55,14 +50,12 @@ export function TradeoffControls({
           onChange={(v) => set({ ref: Number(v) })}
         />
       </div>
-      <SelectField
-        name="base_commit"
-        label="Baseline commit"
-        value={state.base_commit}
-        allowEmpty="none"
-        options={commitOptions(commits)}
-        onChange={(v) => set({ base_commit: v, base_machine: '' })}
-      />
+      <CommitSelect name="base_commit" label="Baseline commit" value={state.base_commit} onChange={(v) => set({ base_commit: v, base_machine: '' })} />
+      {state.base_commit && (
+        <button type="button" className="btn btn-small" onClick={() => set({ base_commit: '' })}>
+          no baseline commit
+        </button>
+      )}
       <SelectField
         name="base_machine"
         label="Baseline machine"
@@ -71,7 +64,6 @@ export function TradeoffControls({
         options={opts(dims.machines)}
         onChange={(v) => set({ base_machine: v, base_commit: '' })}
       />
-      <DeferredTextField name="commit_sha" label="…or commit sha (Enter)" value={state.commit} placeholder="paste a sha" onCommit={(v) => v && set({ commit: v })} />
     </form>
   );
 }

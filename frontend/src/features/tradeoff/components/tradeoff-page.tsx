@@ -6,6 +6,7 @@ import { PageHeader } from '@/components/ui/field';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
 import { shortSha, settingLabel } from '@/lib/format';
 import { Plot } from '@/lib/plot';
+import { toQuery } from '@/lib/api-client';
 import { cleanList, useUrlState, type StateOf } from '@/lib/url-state';
 import type { Tradeoff } from '@/types/api';
 import { useTradeoffs, type TradeoffParams } from '../api/get-tradeoff';
@@ -37,15 +38,15 @@ function seriesOf(t: Tradeoff, machine: string, state: State): MachineSeries & {
 }
 
 const CSV_HEADER = [
-  'machine', 'setting', 'label', 'algorithm', 'level', 'ratio', 'compressed_bytes',
+  'commit', 'dataset', 'machine', 'setting', 'label', 'algorithm', 'level', 'ratio', 'compressed_bytes',
   'compress_mbps_median', 'compress_mbps_min', 'compress_mbps_max',
   'decompress_mbps_median', 'decompress_mbps_min', 'decompress_mbps_max', 'baseline',
 ];
 
-function csvRows(series: MachineSeries[], baseline: boolean): (string | number | null)[][] {
+function csvRows(series: MachineSeries[], baseline: boolean, commit: string, dataset: string): (string | number | null)[][] {
   return series.flatMap((s) =>
     s.points.map((p: PlotPoint) => [
-      s.machine, p.setting, settingLabel(p.setting), p.algorithm, p.level, p.ratio, p.compressedBytes,
+      commit, dataset, s.machine, p.setting, settingLabel(p.setting), p.algorithm, p.level, p.ratio, p.compressedBytes,
       p.compress, p.compressMin, p.compressMax, p.decompress, p.decompressMin, p.decompressMax, baseline ? 'yes' : 'no',
     ]),
   );
@@ -54,7 +55,8 @@ function csvRows(series: MachineSeries[], baseline: boolean): (string | number |
 export function TradeoffPage() {
   const [state, set] = useUrlState(tradeoffSchema);
   const dims = useDimensions();
-  const commits = useCommits({ limit: 200 });
+  // The newest commit is the default; the pickers search the whole history themselves.
+  const commits = useCommits({ limit: 1 });
   const machines = cleanList(state.machine);
 
   // Resolve defaults into the URL once (replace, no history entry) so the link pins the view.
@@ -66,7 +68,9 @@ export function TradeoffPage() {
       if (latest) patch.commit = latest.sha;
     }
     if (state.machine.length === 0 && dims.data.machines[0]) patch.machine = [dims.data.machines[0]];
-    if (!state.dataset && dims.data.datasets[0]) patch.dataset = dims.data.datasets[0];
+    // Open on real baskets (a ROOT file), not on a synthetic generator.
+    const real = dims.data.datasets.find((d) => !dims.data.synthetic_datasets.includes(d));
+    if (!state.dataset && (real ?? dims.data.datasets[0])) patch.dataset = real ?? dims.data.datasets[0] ?? '';
     if (Object.keys(patch).length) set(patch, { replace: true });
   }, [dims.data, commits.data, state.commit, state.machine.length, state.dataset, set]);
 
@@ -107,22 +111,29 @@ export function TradeoffPage() {
   const missingRef = current.some((s) => s.missingReference);
   const empty = !loading && !failed && current.every((s) => s.points.length === 0);
   const suffix = state.rel ? ` relative to ${settingLabel(state.ref)}` : '';
-  const stem = `tradeoff-${state.dataset}-${shortSha(state.commit)}`;
+  const stem = `tradeoff-${state.dataset}-${shortSha(state.commit)}-${machines.join('-')}`;
+  const shown = (series: MachineSeries[]) =>
+    state.memcpy ? series : series.map((s) => ({ ...s, points: s.points.filter((p) => p.algorithm !== 0) }));
+  const memcpy = current.flatMap((s) => s.points.filter((p) => p.algorithm === 0).map((p) => ({ machine: s.machine, p })));
+  const synthetic = dims.data.synthetic_datasets.includes(state.dataset);
 
   const panel = (key: SpeedKey) => {
-    const { data, annotations, count } = buildTraces(current, baseline, key, state.rel);
+    const { data, annotations, count, yTicks } = buildTraces(shown(current), shown(baseline), key, state.rel);
     const ylabel = key === 'compress' ? 'compression speed' : 'decompression speed';
     return (
       <Plot
         id={`tradeoff-${key}`}
-        title={`ratio vs ${ylabel}${suffix}`}
+        title={`ratio vs ${ylabel}${suffix}<br><sup>${shortSha(state.commit)} · ${state.dataset} · ${machines.join(', ')}</sup>`}
         data={data}
         pointCount={count}
         filename={`${stem}-${key}`}
-        csv={() => ({ header: CSV_HEADER, rows: [...csvRows(current, false), ...csvRows(baseline, true)] })}
+        csv={() => ({
+          header: CSV_HEADER,
+          rows: [...csvRows(current, false, state.commit, state.dataset), ...csvRows(baseline, true, state.base_commit || state.commit, state.dataset)],
+        })}
         layout={{
           xaxis: { title: { text: state.rel ? `compression ratio / ${settingLabel(state.ref)}` : 'compression ratio' } },
-          yaxis: { type: 'log', title: { text: state.rel ? `${ylabel} / ${settingLabel(state.ref)}` : `${ylabel} [MB/s]` } },
+          yaxis: { type: 'log', tickmode: 'array', tickvals: yTicks.tickvals, ticktext: yTicks.ticktext, title: { text: state.rel ? `${ylabel} / ${settingLabel(state.ref)}` : `${ylabel} [MB/s]` } },
           annotations,
           hovermode: 'closest',
         }}
@@ -133,10 +144,11 @@ export function TradeoffPage() {
   return (
     <>
       <PageHeader title="Trade-offs">
-        Compression ratio against speed for commit <code>{shortSha(state.commit)}</code> on {state.dataset}. Error bars: sample
-        min..max; dotted line: Pareto frontier. <Link to={`/configurations?dataset=${encodeURIComponent(state.dataset)}`}>Table view</Link>
+        Compression ratio against speed for commit <code>{shortSha(state.commit)}</code> on {state.dataset}{' '}
+        <span className={`badge ${synthetic ? '' : 'badge-info'}`} data-testid="dataset-kind">{synthetic ? 'synthetic data' : 'real ROOT baskets'}</span>.
+        Markers: median of the samples; error bars: sample min..max; dotted line: Pareto frontier. <Link to={`/configurations${toQuery({ dataset: state.dataset, machine: machines.length === 1 ? machines[0] : undefined, commit: state.commit })}`}>Table view</Link>
       </PageHeader>
-      <TradeoffControls state={state} set={set} dims={dims.data} commits={commits.data.items} />
+      <TradeoffControls state={state} set={set} dims={dims.data} />
       {machines.length === 0 && <EmptyState>Pick at least one machine.</EmptyState>}
       {failed && <ErrorState error={failed.error} retry={() => void failed.refetch()} />}
       {missingRef && (
@@ -151,6 +163,15 @@ export function TradeoffPage() {
           No results for this commit, machine and configuration. Try another commit or dataset, or trigger a run for this commit on
           the <Link to="/runs">Runs</Link> page.
         </EmptyState>
+      )}
+      {memcpy.length > 0 && (
+        <p className="muted" data-testid="memcpy-note">
+          memcpy (no compression) runs at {memcpy.map(({ machine, p }) => `${Math.round((p.compress ?? 0) * 10) / 10} MB/s on ${machine}`).join(', ')}
+          {state.rel ? ' (relative)' : ''}: {state.memcpy ? 'shown' : 'not plotted, so the codecs keep the whole axis'}.{' '}
+          <button type="button" className="btn btn-small" onClick={() => set({ memcpy: !state.memcpy })}>
+            {state.memcpy ? 'hide memcpy' : 'show memcpy'}
+          </button>
+        </p>
       )}
       {!loading && !failed && !empty && !missingRef && (
         <div className="plot-grid">

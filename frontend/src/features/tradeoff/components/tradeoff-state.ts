@@ -14,4 +14,6 @@ export const tradeoffSchema = {
   ref: num(505),
   base_commit: str(),
   base_machine: str(),
+  /** show memcpy (ratio 1, very fast): off by default, it squeezes the codecs' range */
+  memcpy: bool(false),
 };

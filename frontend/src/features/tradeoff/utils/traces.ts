@@ -4,6 +4,7 @@
 import type { Annotations, Data } from 'plotly.js';
 import { algorithmName, settingLabel } from '@/lib/format';
 import { plotText } from '@/lib/plot-text';
+import { logTicks, placeLabels, toPixels, type LabelPosition } from './labels';
 import { paretoFront } from './pareto';
 import type { PlotPoint } from './relative';
 
@@ -51,16 +52,43 @@ export function plottable(points: readonly PlotPoint[], key: SpeedKey): PlotPoin
   });
 }
 
+// Plot area assumed when placing labels: smaller than any real panel (>= 560 px wide), so
+// real distances between points are larger and placed labels stay apart.
+const AREA = { width: 460, height: 340 };
+
+/** Where each current point's label goes ("ZLIB-4"), keyed by machine and setting. */
+function labelPositions(current: MachineSeries[], key: SpeedKey): Map<string, LabelPosition | null> {
+  const pts = current.flatMap((s) => plottable(s.points, key).map((p) => ({ s, p })));
+  const xs = pts.map(({ p }) => p.ratio);
+  const ys = pts.map(({ p }) => Math.log10(speedOf(p, key) ?? 1));
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  const padX = (x1 - x0) * 0.05 || 0.5;
+  const padY = (y1 - y0) * 0.05 || 0.5;
+  const placed = placeLabels(
+    pts.map(({ p }, i) => ({
+      px: toPixels(xs[i] ?? 0, x0 - padX, x1 + padX, AREA.width),
+      py: toPixels(ys[i] ?? 0, y0 - padY, y1 + padY, AREA.height, true),
+      text: settingLabel(p.setting),
+    })),
+    AREA.width,
+    AREA.height,
+  );
+  return new Map(pts.map(({ s, p }, i) => [`${s.machine}|${p.setting}`, placed[i] ?? null]));
+}
+
 export function buildTraces(
   current: MachineSeries[],
   baseline: MachineSeries[],
   key: SpeedKey,
   relative: boolean,
-): { data: Data[]; annotations: Partial<Annotations>[]; count: number } {
+): { data: Data[]; annotations: Partial<Annotations>[]; count: number; yTicks: { tickvals: number[]; ticktext: string[] } } {
   const data: Data[] = [];
   const annotations: Partial<Annotations>[] = [];
   const unit = relative ? '×' : 'MB/s';
   let count = 0;
+  const labels = labelPositions(current, key);
+  const ys: number[] = [];
 
   current.forEach((series, mi) => {
     const pts = plottable(series.points, key);
@@ -68,6 +96,13 @@ export function buildTraces(
     for (const alg of algs) {
       const group = pts.filter((p) => p.algorithm === alg).sort((a, b) => a.level - b.level);
       count += group.length;
+      for (const p of group) {
+        const v = speedOf(p, key);
+        const lo = key === 'compress' ? p.compressMin : p.decompressMin;
+        const hi = key === 'compress' ? p.compressMax : p.decompressMax;
+        for (const y of [v, lo, hi]) if (y !== null && y > 0) ys.push(y);
+      }
+      const where = group.map((p) => labels.get(`${series.machine}|${p.setting}`) ?? null);
       data.push({
         type: 'scatter',
         mode: 'text+markers',
@@ -75,15 +110,16 @@ export function buildTraces(
         legendgroup: `alg${alg}`,
         x: group.map((p) => p.ratio),
         y: group.map((p) => speedOf(p, key)),
-        text: group.map((p) => String(p.level)),
-        textposition: 'top center',
+        // full setting names, placed apart; a point with no free spot is named on hover only
+        text: group.map((p, i) => (where[i] ? settingLabel(p.setting) : '')),
+        textposition: where.map((w) => w ?? 'top center') as unknown as 'top center',
         textfont: { size: 10, color: algColor(alg) },
         marker: { color: algColor(alg), size: 9, symbol: SYMBOLS[mi % SYMBOLS.length] },
         error_y: errorBars(group, key),
         customdata: group.map((p) => [settingLabel(p.setting), plotText(series.machine), p.setting]),
         hovertemplate:
           `<b>%{customdata[0]}</b> (%{customdata[2]}) on %{customdata[1]}<br>` +
-          `ratio %{x:.3f}<br>${key} %{y:.4g} ${unit}<extra></extra>`,
+          `ratio %{x:.3f}<br>${key} median %{y:.4g} ${unit}<extra></extra>`,
       });
     }
     const front = paretoFront(pts, (p) => p.ratio, (p) => speedOf(p, key));
@@ -145,5 +181,6 @@ export function buildTraces(
     }
   });
 
-  return { data, annotations, count };
+  const yTicks = ys.length ? logTicks(Math.min(...ys), Math.max(...ys)) : { tickvals: [], ticktext: [] };
+  return { data, annotations, count, yTicks };
 }
