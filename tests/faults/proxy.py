@@ -93,6 +93,11 @@ class FaultProxy:
         await asyncio.gather(*others, return_exceptions=True)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        # Cancelled at stop(): end quietly (asyncio logs an error for a cancelled handler).
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._serve(reader, writer)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.mode == "blackhole":
             entry: tuple[asyncio.StreamWriter, asyncio.StreamWriter | None] = (writer, None)
             self._conns.add(entry)

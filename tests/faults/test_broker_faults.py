@@ -41,6 +41,7 @@ def broker_env(proxy: FaultProxy, db: int, **extra: str) -> dict[str, str]:
         "BASKETBENCH_DISPATCH_INTERVAL": "0.5",
         "BASKETBENCH_DISPATCH_BACKOFF_MIN": "0.5",
         "BASKETBENCH_DISPATCH_BACKOFF_MAX": "2",
+        "BASKETBENCH_REAP_INTERVAL": "1",
         **extra,
     }
 
@@ -167,6 +168,46 @@ def test_redelivery_of_a_delivery_whose_runs_were_never_sent_sends_them(
         wait_for(lambda: not pending(api, run_ids), 30, "every tag's runs to be sent")
     finally:
         redis_proxy.set_mode("pass")
+        for (name,) in api.sql("SELECT DISTINCT tag FROM runs"):
+            clear_queue(redis_db, name)
+
+
+def test_a_worker_whose_run_was_requeued_finds_out_before_uploading(
+    api: Api, redis_db: int,
+) -> None:
+    """A worker that could not reach the API for longer than the heartbeat timeout: the
+    reaper requeued its run, and its next heartbeat answer tells it to stop (it would
+    otherwise upload a second result set)."""
+    from basketbench_workers.api_client import ApiClient
+    from basketbench_workers.pipeline import RunHeartbeat, RunLost
+
+    tag = unique_tag()
+    register(api, tag)
+    try:
+        answer = trigger(api, tag, 1)
+        (run_id,) = answer.json()["run_ids"]
+        wait_for(lambda: sent_exactly_once(redis_db, tag, [run_id]), 30, "the message")
+        with ApiClient(api.url, api.token) as client:
+            claimed = client.claim_run(run_id, 0, None)  # what the worker does first
+            beat = RunHeartbeat(client, run_id, interval=60, attempt=claimed["attempts"])
+            beat.beat()
+            beat.check()  # still ours
+            # The worker goes silent longer than BASKETBENCH_RUN_HEARTBEAT_TIMEOUT.
+            api.sql("UPDATE runs SET heartbeat_at = now() - interval '1 hour' WHERE id = %s",
+                    run_id)
+            wait_for(lambda: api.sql("SELECT generation FROM runs WHERE id = %s",
+                                     run_id)[0][0] == 1, 30, "the reaper to requeue the run",
+                     on_timeout=api.log)
+            beat.beat()
+            with pytest.raises(RunLost):
+                beat.check()
+            assert client.claim_run(run_id, 1, None)["attempts"] == 2  # the new attempt
+        # The generation-1 outbox row is settled: sent, or dropped as obsolete when the
+        # claim above came first; never left pending.
+        wait_for(lambda: api.sql("SELECT count(*) FROM run_dispatches WHERE run_id = %s "
+                                 "AND generation = 1 AND sent_at IS NOT NULL", run_id)[0][0]
+                 == 1, 30, "the generation-1 outbox row to be settled")
+    finally:
         for (name,) in api.sql("SELECT DISTINCT tag FROM runs"):
             clear_queue(redis_db, name)
 

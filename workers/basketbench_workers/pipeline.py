@@ -196,7 +196,7 @@ def execute_run(
     document = workdir / "result.json"
 
     reporter.start(int(known["machine_id"]) if known else None, attempt)
-    beat = RunHeartbeat(api, run_id, settings.heartbeat_seconds)
+    beat = RunHeartbeat(api, run_id, settings.heartbeat_seconds, attempt)
     beat.start()
     try:
         if int(run.get("result_count") or 0) > 0:
@@ -209,8 +209,11 @@ def execute_run(
             return "done"
         document.unlink(missing_ok=True)
         outcome = _stages(
-            run, api, settings, identity, reporter, workdir, log_path, document, state
+            run, api, settings, identity, reporter, workdir, log_path, document, state, beat
         )
+    except RunLost as exc:
+        log.warning("run %s: %s; not uploading", run_id, exc)
+        return "lost"
     except (StageFailed, ProfileError, SuiteError) as exc:  # CodecSetError is a StageFailed
         log_tail = getattr(exc, "log_tail", "") or tail(log_path)
         reporter.failed(str(exc), log_tail)
@@ -226,22 +229,43 @@ def execute_run(
     return outcome
 
 
+class RunLost(Exception):
+    """The API requeued the run (its heartbeat was missing too long): another attempt owns
+    it now, so this one must not upload or report."""
+
+
 class RunHeartbeat(threading.Thread):
     """While this process runs the run, tell the API every `interval` seconds (an empty
     PATCH refreshes the run's heartbeat): the API's reaper requeues a run whose heartbeat
-    stopped, i.e. whose worker was killed."""
+    stopped, i.e. whose worker was killed. If the answer shows the run was requeued
+    meanwhile (e.g. the API was unreachable for longer than its heartbeat timeout), `lost`
+    is set and this attempt stops before it uploads."""
 
-    def __init__(self, api: ApiClient, run_id: int, interval: float) -> None:
+    def __init__(self, api: ApiClient, run_id: int, interval: float, attempt: int) -> None:
         super().__init__(name=f"run-heartbeat-{run_id}", daemon=True)
-        self.api, self.run_id, self.interval = api, run_id, interval
+        self.api, self.run_id, self.interval, self.attempt = api, run_id, interval, attempt
+        self.lost = False
         self._stop_event = threading.Event()
 
     def run(self) -> None:
         while not self._stop_event.wait(self.interval):
-            try:
-                self.api.patch_run(self.run_id)
-            except (TransientApiError, ApiError) as exc:
-                log.warning("run %s: heartbeat lost: %s", self.run_id, exc)
+            self.beat()
+
+    def beat(self) -> None:
+        try:
+            answer = self.api.patch_run(self.run_id)
+        except (TransientApiError, ApiError) as exc:
+            log.warning("run %s: heartbeat lost: %s", self.run_id, exc)
+            return
+        if answer.get("status") != "running" or int(answer.get("attempts") or 0) != self.attempt:
+            log.warning("run %s: requeued by the API (now %s, attempt %s); attempt %s stops",
+                        self.run_id, answer.get("status"), answer.get("attempts"), self.attempt)
+            self.lost = True
+            self.stop()
+
+    def check(self) -> None:
+        if self.lost:
+            raise RunLost(f"attempt {self.attempt} was requeued by the API")
 
     def stop(self) -> None:
         self._stop_event.set()
@@ -257,6 +281,7 @@ def _stages(
     log_path: Path,
     document: Path,
     state: Path,
+    beat: RunHeartbeat,
 ) -> str:
     run_id = int(run["id"])
     suite = get_suite(str(run.get("suite") or "quick"), settings.suites_dir)
@@ -339,6 +364,8 @@ def _stages(
     partial.replace(document)
 
     # upload: one document, at the end, so a killed run never leaves half a result set
+    beat.beat()  # one fresh look: a run requeued meanwhile belongs to its new attempt
+    beat.check()
     reporter.stage("upload")
     answer = api.post_results(run_id, document.read_bytes())
     with log_path.open("a") as fh:
