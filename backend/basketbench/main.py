@@ -123,13 +123,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(guards.GuardMiddleware,
                        limits=guards.Limits(settings.max_in_flight, settings.max_exports))
     app.include_router(api_router())
-    script_hashes = security_headers.mount_docs(app, f"{API_PREFIX}/openapi.json")
+    docs_hashes = security_headers.mount_docs(app, f"{API_PREFIX}/openapi.json")
+    page_hashes: list[str] = []
     dist = frontend_dist(settings)
     if dist is not None:
-        script_hashes += security_headers.inline_script_hashes(
-            (dist / "index.html").read_text())
+        page_hashes = security_headers.inline_script_hashes((dist / "index.html").read_text())
         mount_frontend(app, dist)
     # Outermost: every answer, errors and 413 / 429 / 503 included, carries the headers.
     app.add_middleware(security_headers.SecurityHeadersMiddleware,
-                       page_csp=security_headers.page_policy(script_hashes))
+                       page_csp=security_headers.page_policy(page_hashes, allow_eval=True),
+                       docs_csp=security_headers.page_policy(docs_hashes))
     return app

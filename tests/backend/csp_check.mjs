@@ -33,6 +33,17 @@ try {
   out.links_in_plot = await page.$$eval(`${plot} a`, (els) => els.map((e) => e.outerHTML));
   out.violations.push(...(await page.evaluate(() => window.__csp)));
 
+  // History draws with WebGL (scattergl) where the browser has it: its shaders and
+  // point picking must work under the CSP too.
+  await page.goto(base + '/history?s=' + encodeURIComponent('101~nanoaod~bench-01~compress_mbps'));
+  const history = '[data-plot="history-compress_mbps"]';
+  await page.waitForSelector(`${history}[data-rendered="true"]`, { timeout: 90_000 });
+  out.history_trace_types = await page.evaluate((sel) =>
+    document.querySelector(`${sel} .js-plotly-plot`)._fullData.map((t) => t.type), history);
+  const box = await page.locator(`${history} .js-plotly-plot`).boundingBox();
+  if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  out.violations.push(...(await page.evaluate(() => window.__csp)));
+
   await page.goto(base + '/docs');
   await page.waitForSelector('.swagger-ui .opblock', { timeout: 90_000 });
   out.docs_operations = await page.$$eval('.swagger-ui .opblock', (els) => els.length);

@@ -48,7 +48,8 @@ def test_dashboard_and_docs_work_under_the_csp_and_escape_hostile_names(api_serv
             assert r.status_code == 201, r.text
         index = http.get(api_server.url + "/")
     csp = index.headers["content-security-policy"]
-    assert "script-src 'self' 'sha256-" in csp and "unsafe-eval" not in csp
+    # 'unsafe-eval' only for Plotly's WebGL traces (regl compiles shaders with Function).
+    assert "script-src 'self' 'unsafe-eval' 'sha256-" in csp
     done = subprocess.run(["node", str(REPO_ROOT / "tests/backend/csp_check.mjs"),
                            str(FRONTEND), api_server.url,
                            "/tradeoffs?machine=bench-01&machine=" + quote(EVIL)],
@@ -59,6 +60,7 @@ def test_dashboard_and_docs_work_under_the_csp_and_escape_hostile_names(api_serv
     assert seen["violations"] == [], seen
     assert [e for e in seen["errors"] if "Content Security Policy" in e] == [], seen
     assert seen["points"] > 0 and seen["docs_operations"] >= 20
+    assert seen["history_trace_types"], seen
     # The hostile machine name is in the legend as the text it is, and no link exists.
     assert any(EVIL in text for text in seen["legend"]), seen["legend"]
     assert seen["links_in_plot"] == [], seen["links_in_plot"]

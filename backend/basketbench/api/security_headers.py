@@ -2,8 +2,11 @@
 Content-Security-Policy can be strict (no CDN, inline scripts allowed by hash only).
 
 The dashboard needs: its own scripts plus the inline theme script of index.html (by hash);
-inline styles (Plotly and React set them); data:/blob: images (plot export). The API's
-JSON answers get the strictest policy.
+inline styles (Plotly and React set them); data:/blob: images (plot export); and
+'unsafe-eval', only because Plotly's WebGL traces (scattergl, via regl) compile their
+shader code with ``Function`` (seen in Chromium as a CSP violation on the history page
+without it). Plotly's "strict" bundle would remove that need. /docs gets the same policy
+without 'unsafe-eval'; the API's JSON answers get the strictest one.
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ def inline_script_hashes(html: str) -> list[str]:
             for body in _INLINE_SCRIPT.findall(html)]
 
 
-def page_policy(script_hashes: list[str]) -> str:
-    scripts = " ".join(["'self'", *sorted(set(script_hashes))])
+def page_policy(script_hashes: list[str], allow_eval: bool = False) -> str:
+    scripts = " ".join(["'self'", *(["'unsafe-eval'"] if allow_eval else []),
+                        *sorted(set(script_hashes))])
     return ("default-src 'self'; "
             f"script-src {scripts}; "
             "style-src 'self' 'unsafe-inline'; "
@@ -74,18 +78,22 @@ def mount_docs(app: FastAPI, openapi_url: str) -> list[str]:
 
 
 class SecurityHeadersMiddleware:
-    def __init__(self, app: ASGIApp, page_csp: str, api_prefix: str = "/api/") -> None:
+    def __init__(self, app: ASGIApp, page_csp: str, docs_csp: str,
+                 api_prefix: str = "/api/") -> None:
         self.app, self.api_prefix = app, api_prefix
         common = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                   (b"referrer-policy", b"same-origin")]
         self.api_headers = [*common, (b"content-security-policy", API_POLICY.encode())]
         self.page_headers = [*common, (b"content-security-policy", page_csp.encode())]
+        self.docs_headers = [*common, (b"content-security-policy", docs_csp.encode())]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = (self.api_headers if scope["path"].startswith(self.api_prefix)
+        path = scope["path"]
+        extra = (self.api_headers if path.startswith(self.api_prefix)
+                 else self.docs_headers if path == "/docs" or path.startswith(DOCS_ASSETS)
                  else self.page_headers)
 
         async def with_headers(message: MutableMapping[str, Any]) -> None:
