@@ -1,6 +1,7 @@
 """SQLAlchemy 2 ORM models; importing this package registers every table."""
 
 from basketbench.models.base import Base
+from basketbench.models.change import Change, NotificationDelivery
 from basketbench.models.commit import Commit, Repository
 from basketbench.models.experiment import Configuration, Dataset
 from basketbench.models.machine import Machine
@@ -9,6 +10,7 @@ from basketbench.models.result import Result, ResultDocument
 from basketbench.models.run import Run
 
 __all__ = [
-    "ApiToken", "Base", "Commit", "Configuration", "Dataset", "Machine", "Repository",
+    "ApiToken", "Base", "Change", "Commit", "Configuration", "Dataset", "Machine",
+    "NotificationDelivery", "Repository",
     "Result", "ResultDocument", "Run", "WebhookDelivery",
 ]
