@@ -13,6 +13,7 @@ interleaved confirmation reruns agree (``decide``).
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -40,10 +41,10 @@ class SeriesPoint:
     commit: int
     runs: list[float]
     samples: list[float]
+    median: float = field(init=False)
 
-    @property
-    def median(self) -> float:
-        return float(np.median(self.runs))
+    def __post_init__(self) -> None:
+        self.median = float(statistics.median(self.runs))
 
 
 @dataclass
