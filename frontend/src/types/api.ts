@@ -33,3 +33,6 @@ export type Compare = Schemas['CompareOut'];
 export type TriggerRequest = Schemas['TriggerIn'];
 export type TriggerResponse = Schemas['TriggerOut'];
 export type Metric = CompareRow['metric'];
+export type Change = Schemas['ChangeOut'];
+export type ChangeDetail = Schemas['ChangeDetail'];
+export type ChangeStatusIn = Schemas['StatusIn'];
