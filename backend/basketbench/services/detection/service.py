@@ -78,8 +78,10 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     now = utcnow()
 
     def segment_start(key: tuple[int, int, str]) -> int:
+        # A change being confirmed already splits the series: the commits after it are
+        # not tested again against the old level while its reruns are pending.
         starts = [orders.get(ch.commit_id, -1) for ch in recorded.get(key, [])
-                  if ch.state == "confirmed"]
+                  if ch.state in ("confirmed", "confirming")]
         return max(starts, default=-(2**31))
 
     def flagged(key: tuple[int, int, str]) -> set[int]:
