@@ -59,9 +59,11 @@ class World:
 
 
 def make_world(series: int, commits: int, rng: np.random.Generator,
-               step_every: int = 100) -> World:
+               step_every: int = 100, events: bool = True) -> World:
     level = np.ones((series, commits))
     steps: list[tuple[int, int, float]] = []
+    if not events:  # noise only: what confirmation costs when nothing happens
+        return World(level, steps)
     n_events = max(1, series * commits // (step_every * 4))
     for _ in range(n_events):
         c = int(rng.integers(15, commits - 5))
@@ -216,9 +218,17 @@ def main(argv: list[str] | None = None) -> int:
         took = time.perf_counter() - start
         ours = score(world, alarms)
         plain = score(world, plain_rule(world, cv_pct / 100, np.random.default_rng(args.seed)))
+        quiet_commits = max(50, args.commits // 4)
+        quiet = make_world(args.series, quiet_commits, rng, events=False)
+        quiet_alarms, quiet_reruns = run_detector(quiet, cv_pct / 100, rule, rng)
         row = {"cv_pct": cv_pct, "series": args.series, "commits": args.commits,
                "ours": ours, "plain_5pct": plain,
-               "reruns_per_commit": round(reruns / args.commits, 3), "seconds": round(took, 1)}
+               "reruns_per_commit": round(reruns / args.commits, 3),
+               "noise_only": {"commits": quiet_commits,
+                              "reruns_per_commit": round(quiet_reruns / quiet_commits, 3),
+                              "false_per_1000": round(1000 * len(quiet_alarms)
+                                                      / (args.series * quiet_commits), 3)},
+               "seconds": round(took, 1)}
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.out:

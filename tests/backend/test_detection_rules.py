@@ -98,7 +98,8 @@ def test_pair_test_finds_a_smaller_step_one_commit_later() -> None:
 
 def test_below_the_minimum_effect_nothing_is_raised() -> None:
     rng = np.random.default_rng(2)
-    fam = family(rng, 50, 25, 0.002, step={4: -0.015}, at=24)  # clear but 1.5 % < 2 %
+    # clear but 1.2 %: below the screen's 0.75 x 2 %, so not even sent to confirmation
+    fam = family(rng, 50, 25, 0.002, step={4: -0.012}, at=24)
     assert screen(fam, RULE) == []
     fam[4].min_effect_pct = 1.0  # a series whose pattern asks for 1 %
     assert [c.series for c in screen(fam, RULE)] == [4]

@@ -1,7 +1,7 @@
 """Automatic bisection end to end with real processes (PostgreSQL, Redis, `basketbench
 serve`, `basketbench worker`): a generated git repository in ROOT's layout with a
-planted LZ4 slowdown five commits before its tip. Three commits before the step and the
-tip are measured; detection finds the slowdown at the tip, confirms it with
+planted LZ4 slowdown three commits before its tip. Five commits before the step and
+the tip are measured; detection finds the slowdown at the tip, confirms it with
 interleaved reruns, the worker lists the unmeasured commits from its mirror, measures
 the middle ones on the same tag, and the change moves to the planted commit."""
 
@@ -31,18 +31,20 @@ target_ms = 20
 
 
 def planted_repo(path: Path) -> tuple[list[str], int]:
-    """c0 base, c1-c4 docs, c5 slow LZ4, c6-c8 docs; returns the shas and 5."""
+    """c0 base, c1-c6 docs, c7 slow LZ4, c8-c9 docs; returns the shas and 7. The slowdown
+    is large (30 extra passes per byte): this shared test machine's runs scatter by
+    tens of percent, and the test is about the bisection, not about sensitivity."""
     repo = init_repo(path)
     files = rootcompat_layout_files()
     shas = [commit_files(repo, files, "core: compression layer")]
-    for i in range(1, 9):
-        if i == 5:
+    for i in range(1, 10):
+        if i == 7:
             lz4 = lz4_source_path(files)
-            change = {lz4: slow_down_lz4((repo / lz4).read_text())}
+            change = {lz4: slow_down_lz4((repo / lz4).read_text(), passes=30)}
             shas.append(commit_files(repo, change, "lz4: extra pass per byte (planted)"))
         else:
             shas.append(commit_files(repo, {f"docs/note{i}.md": f"note {i}\n"}, f"docs {i}"))
-    return shas, 5
+    return shas, 7
 
 
 def api_get(api: Any, path: str, **params: Any) -> Any:
@@ -72,7 +74,7 @@ def test_bisection_finds_the_planted_commit(
     wait_for(lambda: api_get(api, "/machines", tag=tag)["items"], 600, "the worker to register",
              on_timeout=worker.log)
 
-    measured = [shas[0], shas[1], shas[2], shas[8]]
+    measured = [*shas[0:5], shas[9]]
     answer = httpx.post(api.api + "/trigger", headers=api.headers, timeout=30, json={
         "repository": "bbtest/planted", "commits": measured, "suite": "bisect-tiny",
         "tags": [tag]})
@@ -96,9 +98,9 @@ def test_bisection_finds_the_planted_commit(
     bis = lead["bisection"]
     assert bis["status"] == "done", progress()
     assert bis["culprit"] == shas[culprit], progress()
-    assert bis["detected_commit"] == shas[8] and bis["good"] == shas[2]
-    assert bis["candidates"] == shas[3:9]
-    # six candidates: two or three measurements, each classified
+    assert bis["detected_commit"] == shas[9] and bis["good"] == shas[4]
+    assert bis["candidates"] == shas[5:10]
+    # five candidates: two or three measurements, each classified
     assert 2 <= len(bis["steps"]) <= 3 and all(s["verdict"] for s in bis["steps"])
     assert lead["commit"]["sha"] == shas[culprit]
     assert lead["parent"]["sha"] == shas[culprit - 1]
@@ -110,9 +112,9 @@ def test_bisection_finds_the_planted_commit(
     for r in runs:
         by_trigger.setdefault(r["trigger"].split(":")[0], []).append(r)
     assert len(by_trigger["confirm"]) == 2  # parent and suspect, once each
-    assert {r["commit"] for r in by_trigger["confirm"]} == {shas[2], shas[8]}
+    assert {r["commit"] for r in by_trigger["confirm"]} == {shas[4], shas[9]}
     assert {r["commit"] for r in by_trigger["bisect"]} == {s["sha"] for s in bis["steps"]}
     assert all(r["status"] == "succeeded" and r["tag"] == tag for r in runs)
     # The unmeasured commits were stored in git order between good and bad.
     orders = {c["sha"]: c["order"] for c in api_get(api, "/commits", limit=100)["items"]}
-    assert [orders[s] for s in shas[2:9]] == sorted(orders[s] for s in shas[2:9])
+    assert [orders[s] for s in shas[4:10]] == sorted(orders[s] for s in shas[4:10])

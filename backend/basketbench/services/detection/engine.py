@@ -106,7 +106,8 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
         if split is None or split.index >= len(pts) - 2:
             continue
         delta = float(np.expm1(np.median(x[split.index:]) - np.median(x[:split.index])))
-        if abs(delta) * 100 < s.min_effect_pct or pts[split.index].commit in s.flagged:
+        if abs(delta) * 100 < s.min_effect_pct * rule.screen_effect_fraction \
+                or pts[split.index].commit in s.flagged:
             continue
         split = edivisive.best_split(x, EDIVISIVE_MIN_SIZE, permutations=199, seed=i)
         if split is not None and split.index < len(pts) - 2:
@@ -115,7 +116,8 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
     best: dict[int, Candidate] = {}
     for (i, pos, test, delta, p), q in zip(tests, qs, strict=True):
         s = family[i]
-        if q is None or q > rule.screen_q or abs(delta) * 100 < s.min_effect_pct:
+        if q is None or q > rule.screen_q or \
+                abs(delta) * 100 < s.min_effect_pct * rule.screen_effect_fraction:
             continue
         if i in best and best[i].p_value <= p:
             continue

@@ -33,6 +33,9 @@ class SpeedRule:
     """Thresholds of the speed rule; ``min_effect_pct`` may differ per series pattern."""
 
     min_effect_pct: float = 2.0
+    # The screen sends smaller effects to confirmation: one run's delta scatters more
+    # than the confirmed (suspect runs x reruns) one, which must pass the full minimum.
+    screen_effect_fraction: float = 0.75
     screen_q: float = 0.10  # BH level at which a commit's candidates get confirmation reruns
     fdr_q: float = 0.05  # BH level of the final decision over every series of the commit
     window: int = 30  # reference runs at most
