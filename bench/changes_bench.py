@@ -206,13 +206,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--commits", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--min-effect", type=float, default=2.0)
+    ap.add_argument("--screen-q", type=float, default=SpeedRule.screen_q)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     rows = []
     for cv_pct in (float(v) for v in args.cv.split(",")):
         rng = np.random.default_rng(args.seed)
         world = make_world(args.series, args.commits, rng)
-        rule = SpeedRule(min_effect_pct=args.min_effect)
+        rule = SpeedRule(min_effect_pct=args.min_effect, screen_q=args.screen_q)
         start = time.perf_counter()
         alarms, reruns = run_detector(world, cv_pct / 100, rule, rng)
         took = time.perf_counter() - start
@@ -221,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         quiet_commits = max(50, args.commits // 4)
         quiet = make_world(args.series, quiet_commits, rng, events=False)
         quiet_alarms, quiet_reruns = run_detector(quiet, cv_pct / 100, rule, rng)
-        row = {"cv_pct": cv_pct, "series": args.series, "commits": args.commits,
+        row = {"cv_pct": cv_pct, "screen_q": args.screen_q, "series": args.series,
+               "commits": args.commits,
                "ours": ours, "plain_5pct": plain,
                "reruns_per_commit": round(reruns / args.commits, 3),
                "noise_only": {"commits": quiet_commits,
