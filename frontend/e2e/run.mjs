@@ -193,6 +193,10 @@ async function main() {
       check(order.every((o, k) => k === 0 || o <= order[k - 1]), `newest commit first (${order.join(', ')})`);
       const rows = await page.locator('[data-testid="change-row"]').count();
       check(rows >= 1, `${rows} change rows`);
+      await page.locator('[data-testid="change-row"] button', { hasText: 'evidence' }).first().click();
+      await page.waitForSelector('[data-testid="change-evidence"]', { timeout: 15_000 });
+      const evidence = (await page.locator('[data-testid="change-evidence"]').textContent()) ?? '';
+      check(/Exact metric|confirmation reruns/.test(evidence), `a change shows its evidence (${evidence.slice(0, 60)}…)`);
       await page.fill('input[name="token"]', backend.token);
       await page.locator('[data-testid="change-row"] button', { hasText: 'acknowledge' }).first().click();
       await page.waitForFunction((n) => document.querySelectorAll('[data-testid="change-row"]').length === n - 1, rows, { timeout: 15_000 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
 import { CommitLink } from '@/components/commit-link';
@@ -9,6 +9,7 @@ import { bool, str, useUrlState } from '@/lib/url-state';
 import type { Change } from '@/types/api';
 import { useChanges } from '../api/get-changes';
 import { useSetChangeStatus } from '../api/set-change-status';
+import { ChangeEvidence } from './change-evidence';
 import { bisectionText, groupByCommit, historyLink, type ChangeGroup } from '../utils/group';
 
 const changesSchema = { status: str('open'), direction: str(), tag: str(), commit: str(), all: bool() };
@@ -67,6 +68,7 @@ function interval(c: Change): string {
 }
 
 function GroupCard({ group, token }: { group: ChangeGroup; token: string }) {
+  const [open, setOpen] = useState<number | null>(null);
   const bisection = group.changes.map((c) => bisectionText(c.bisection)).find((t) => t !== null) ?? null;
   const parent = group.changes[0]?.parent ?? null;
   return (
@@ -102,7 +104,8 @@ function GroupCard({ group, token }: { group: ChangeGroup; token: string }) {
         </thead>
         <tbody>
           {group.changes.map((c) => (
-            <tr key={c.id} className={c.direction === 'regression' ? 'row-bad' : 'row-good'} data-testid="change-row">
+            <Fragment key={c.id}>
+            <tr className={c.direction === 'regression' ? 'row-bad' : 'row-good'} data-testid="change-row">
               <td>
                 <Link to={historyLink(c)}>
                   {c.dataset} · {c.configuration.label}
@@ -118,9 +121,20 @@ function GroupCard({ group, token }: { group: ChangeGroup; token: string }) {
                 {c.status_by ? ` (${c.status_by})` : ''}
               </td>
               <td>
+                <button type="button" className="btn btn-small" aria-expanded={open === c.id} onClick={() => setOpen(open === c.id ? null : c.id)}>
+                  evidence
+                </button>{' '}
                 <StatusActions change={c} token={token} />
               </td>
             </tr>
+            {open === c.id && (
+              <tr>
+                <td colSpan={8}>
+                  <ChangeEvidence id={c.id} />
+                </td>
+              </tr>
+            )}
+            </Fragment>
           ))}
         </tbody>
       </table>
