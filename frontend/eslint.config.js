@@ -3,7 +3,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['tradeoff', 'history', 'compare', 'runs', 'machines', 'configurations'];
+const FEATURES = ['tradeoff', 'history', 'compare', 'runs', 'machines', 'configurations', 'changes'];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'src/types/api.gen.ts'] },

@@ -16,7 +16,16 @@ from fastapi.routing import APIRoute
 from starlette.staticfiles import StaticFiles
 
 from basketbench.api import errors, guards, security_headers
-from basketbench.api.routes import analysis, catalog, ci, health, machines, results, runs
+from basketbench.api.routes import (
+    analysis,
+    catalog,
+    changes,
+    ci,
+    health,
+    machines,
+    results,
+    runs,
+)
 from basketbench.core import gc_tuning
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
@@ -50,7 +59,7 @@ def api_router() -> APIRouter:
     api = APIRouter(prefix=API_PREFIX, responses=ERROR_RESPONSES)
     for router in (health.router, catalog.repositories, catalog.commits, machines.router,
                    catalog.datasets, catalog.configurations, runs.router, results.router,
-                   analysis.router, ci.router):
+                   analysis.router, ci.router, changes.router):
         api.include_router(router)
     return api
 

@@ -250,6 +250,32 @@ async function main() {
       await page.close();
     });
 
+    await test('changes page: inbox by commit, commit links, status action', async () => {
+      const page = await openPage(context);
+      await page.goto(url('/changes'));
+      await page.waitForSelector('[data-testid="changes-inbox"]', { timeout: 30_000 });
+      const links = await page.locator('[data-testid="change-group"] h3 a.commit-link').evaluateAll((as) => as.map((a) => a.href));
+      check(links.some((h) => h.endsWith(`/commit/${data.commits[5]}`)), `vanilla-zlib commit in the inbox, linked to its commit page (${links.length} groups)`);
+      const order = links.map((h) => data.commits.indexOf(h.slice(-40)));
+      check(order.every((o, k) => k === 0 || o <= order[k - 1]), `newest commit first (${order.join(', ')})`);
+      const rows = await page.locator('[data-testid="change-row"]').count();
+      check(rows >= 1, `${rows} change rows`);
+      await page.locator('[data-testid="change-row"] button', { hasText: 'evidence' }).first().click();
+      await page.waitForSelector('[data-testid="change-evidence"]', { timeout: 15_000 });
+      const evidence = (await page.locator('[data-testid="change-evidence"]').textContent()) ?? '';
+      check(/Exact metric|confirmation reruns/.test(evidence), `a change shows its evidence (${evidence.slice(0, 60)}…)`);
+      await page.fill('input[name="token"]', backend.token);
+      await page.locator('[data-testid="change-row"] button', { hasText: 'acknowledge' }).first().click();
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="change-row"]').length === n - 1, rows, { timeout: 15_000 });
+      check(true, 'an acknowledged change leaves the open inbox');
+      await page.selectOption('select[name="status"]', 'acknowledged');
+      await page.waitForSelector('[data-testid="change-row"]', { timeout: 15_000 });
+      check((await page.locator('[data-testid="change-row"]').count()) === 1, 'and shows under "acknowledged"');
+      await page.screenshot({ path: path.join(SHOTS, 'changes.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('runs page: queues per tag, running progress, failure log tail', async () => {
       const page = await openPage(context);
       await page.goto(url('/runs'));

@@ -64,7 +64,8 @@ def test_commit_by_prefix(client, history_db):
 
 def test_lists_of_every_resource_answer_json_and_csv(client, history_db):
     for path, n in (("/repositories", 1), ("/machines", 2), ("/datasets", 2),
-                    ("/configurations", 5), ("/runs", 0), ("/results", N * 15)):
+                    # /runs: the speed step's confirmation reruns (parent, suspect) x 2
+                    ("/configurations", 5), ("/runs", 4), ("/results", N * 15)):
         page = client.get(f"/api/v1{path}?limit=1000").json()
         assert page["total"] == n, path
         table = client.get(f"/api/v1{path}?format=csv&limit=1000")
@@ -125,7 +126,21 @@ def test_results_filters(client, history_db):
         assert page["total"] == total and len(page["items"]) == 2, query
 
 
-def test_history_with_changes_on_speed_and_size(client, history_db):
+def upload_confirmation_reruns(client, auth, shas):
+    """What a worker does with the confirmation runs detection queued for the step."""
+    queued = client.get("/api/v1/runs?limit=100").json()["items"]
+    assert {r["trigger"] for r in queued} == {"confirm"}
+    for k, run in enumerate(queued):
+        i = shas.index(run["commit"])
+        doc = document(commit=run["commit"], scale=0.9 if i >= SPEED_STEP else 1.0,
+                       size_scale=1.01 if i >= SIZE_STEP else 1.0, seed=50 + k,
+                       run_id=run["id"], datasets=("nanoaod", "physlite"))
+        assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+
+
+def test_history_with_changes_on_speed_and_size(client, auth, history_db):
+    # Speed markers are confirmed changes: the confirmation reruns must be in first.
+    upload_confirmation_reruns(client, auth, history_db)
     q = "/api/v1/history?machine=bench-01&dataset=nanoaod&setting=505"
     speed = client.get(q + "&metric=compress_mbps").json()
     assert speed["total_points"] == N and not speed["downsampled"]

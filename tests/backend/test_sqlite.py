@@ -27,6 +27,14 @@ def test_every_query_kind_on_sqlite(tmp_path):
             assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
         assert client.post("/api/v1/results", json=document(commit=shas[0], seed=0),
                            headers=auth).json()["duplicate"] is True
+        # Change detection queued confirmation reruns of commits 1 and 2: upload them.
+        confirm = [r for r in client.get("/api/v1/runs").json()["items"]
+                   if r["trigger"] == "confirm"]
+        assert len(confirm) == 4
+        for k, run in enumerate(confirm):
+            doc = document(commit=run["commit"], scale=0.9 if run["commit"] == shas[2] else 1.0,
+                           seed=10 + k, run_id=run["id"])
+            assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
         hist = client.get("/api/v1/history?machine=bench-01&dataset=nanoaod&setting=505").json()
         assert hist["total_points"] == 3 and [c["sha"] for c in hist["changes"]] == [shas[2]]
         trade = client.get(f"/api/v1/tradeoff?commit={shas[0]}&machine=bench-01"
@@ -39,5 +47,5 @@ def test_every_query_kind_on_sqlite(tmp_path):
         assert client.get("/api/v1/configurations/latest").json()["total"] == 5
         assert client.get(f"/api/v1/configurations?commit_from={shas[1]}&dataset=nanoaod"
                           ).json()["total"] == 5
-        assert client.get("/api/v1/results?limit=2").json()["total"] == 15
-        assert client.get("/api/v1/runs?format=csv").text.count("\n") == 4
+        assert client.get("/api/v1/results?limit=2").json()["total"] == 15 + 4 * 5  # + reruns
+        assert client.get("/api/v1/runs?format=csv").text.count("\n") == 8

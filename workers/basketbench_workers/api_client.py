@@ -83,3 +83,8 @@ class ApiClient:
                 headers={"Content-Type": "application/json"},
             )
         )
+
+    # changes
+    def post_bisection_range(self, change_id: int, commits: list[dict[str, Any]]) -> dict[str, Any]:
+        body = {"commits": commits}
+        return dict(self._request("POST", f"/changes/{change_id}/bisection/range", json=body))

@@ -101,6 +101,42 @@ class Settings(BaseSettings):
     """CSV exports streamed at once; more get 429 + Retry-After."""
     gc: Literal["tuned", "default"] = "tuned"
     """Garbage collector settings of the API process (core/gc_tuning.py)."""
+    # Change detection and notifications (issue 11; docs/configuration.md).
+    detection: bool = True
+    """Run change detection after every ingest."""
+    detection_min_effect: Annotated[dict[str, float], NoDecode] = {}
+    """Minimum speed effect in % per series pattern (fnmatch on
+    ``tag/dataset/configuration label/metric``), e.g. ``*/LZMA-*/*=3;*/hzz/*=2.5``;
+    the first match wins, else detection_default_min_effect."""
+    detection_default_min_effect: float = 2.0
+    detection_fdr: float = 0.05
+    detection_confirm_runs: int = 2
+    """Reruns of the suspect commit and of its parent each, interleaved; 0 = none."""
+    notify_webhook_url: str | None = None
+    """Slack / Mattermost compatible incoming-webhook URL for confirmed changes."""
+    notify_attempts: int = 4
+    notify_max_wait: float = 60.0
+    """Longest wait (s) for a retry, also when a rate limit says to wait longer."""
+    github_token: str | None = None
+    github_api_url: str = "https://api.github.com"
+    public_url: str = "http://127.0.0.1:8000"
+    """Where people open the dashboard: links in notifications."""
+
+    @field_validator("detection_min_effect", mode="before")
+    @classmethod
+    def _patterns(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            if value.startswith("{"):
+                return json.loads(value)
+            out: dict[str, float] = {}
+            for part in filter(None, (p.strip() for p in value.split(";"))):
+                pattern, sep, pct = part.rpartition("=")
+                if not sep or not pattern:
+                    raise ValueError(f"expected pattern=percent, got {part!r}")
+                out[pattern.strip()] = float(pct)
+            return out
+        return value
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -99,3 +99,18 @@ def _run_inline_logged(fn: Any, run_id: int) -> None:
         fn(run_id)
     except Exception:
         log.exception("embedded run %s failed", run_id)
+
+
+def enqueue_task(name: str, args: list[object], queue: str,
+                 settings: Settings | None = None) -> bool:
+    """Send any worker task by name to a tag's queue; False when there is no broker
+    (embedded mode, dispatch none) or it is down. Never raises."""
+    settings = settings or get_settings()
+    if settings.dispatch == "none" or not settings.broker_url:
+        return False
+    try:
+        _celery(settings.broker_url).send_task(name, args=args, queue=queue)
+        return True
+    except Exception:
+        log.exception("could not send %s to queue %s", name, queue)
+        return False

@@ -1,6 +1,7 @@
 """SQLAlchemy 2 ORM models; importing this package registers every table."""
 
 from basketbench.models.base import Base
+from basketbench.models.change import Change, NotificationDelivery
 from basketbench.models.codecs import CodecSet
 from basketbench.models.commit import Commit, Repository
 from basketbench.models.experiment import Configuration, Dataset
@@ -10,6 +11,7 @@ from basketbench.models.result import Result, ResultDocument
 from basketbench.models.run import Run, RunDispatch
 
 __all__ = [
-    "ApiToken", "Base", "CodecSet", "Commit", "Configuration", "Dataset", "Machine",
-    "Repository", "Result", "ResultDocument", "Run", "RunDispatch", "WebhookDelivery",
+    "ApiToken", "Base", "Change", "CodecSet", "Commit", "Configuration", "Dataset", "Machine",
+    "NotificationDelivery", "Repository", "Result", "ResultDocument", "Run", "RunDispatch",
+    "WebhookDelivery",
 ]

@@ -51,10 +51,15 @@ class HistoryPoint(BaseModel):
 
 
 class HistoryChange(BaseModel):
+    """A recorded, confirmed change of the series (GET /changes/{change_id})."""
+
     sha: str
     previous_sha: str
     delta_pct: float
     p_value: float | None
+    change_id: int | None = None
+    status: str | None = None
+    direction: str | None = None
 
 
 class HistoryOut(BaseModel):
@@ -121,6 +126,7 @@ class CompareRow(BaseModel):
     head: float | None
     delta_pct: float | None
     p_value: float | None
+    q_value: float | None = None  # Benjamini-Hochberg over the compared speed rows
     significant: bool
     regression: bool
 

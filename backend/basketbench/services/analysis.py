@@ -10,8 +10,9 @@ from typing import Any
 from sqlalchemy import Float, cast, func, null, select
 from sqlalchemy.orm import Session
 
+from basketbench.core.config import Settings
 from basketbench.models import Commit, Configuration, Machine, Result
-from basketbench.models.result import EXACT_METRICS, METRICS, SPEED_METRICS
+from basketbench.models.result import METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import (
     CompareSide,
     Relative,
@@ -23,18 +24,17 @@ from basketbench.schemas.analysis import (
 from basketbench.services import codecs as codec_service
 from basketbench.services import dimcache
 from basketbench.services.catalog import configuration_out, machine_ref, order_bounds
+from basketbench.services.changes import series_markers
+from basketbench.services.detection.fdr import bh_adjust_partial
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import get_commit, get_configuration, get_dataset, get_machine
 from basketbench.services.stats import (
-    ALPHA,
+    MIN_EFFECT_PCT,
     delta_pct,
     exact_change,
     mann_whitney_batch,
-    speed_change,
     speed_delta,
 )
-
-MAX_CHANGE_TESTS = 400  # candidate pairs tested per history request
 
 
 @dataclass
@@ -192,7 +192,6 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     if hi is not None:
         stmt = stmt.where(Commit.order <= hi)
     rows = [r for r in session.execute(stmt).all() if r[6] is not None]
-    commit_ids = [r[0] for r in rows]
     sets = codec_service.describe(session, {r[12] for r in rows if r[12] is not None})
     points = [Point(
         sha=r[1], order=r[2], date=r[3], author=r[4],
@@ -200,8 +199,8 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
         min=_float(r[7]), max=_float(r[8]), stddev=_float(r[9]),
         n=int(r[10]) if r[10] is not None else None, run_id=r[11],
         codecs=sets.get(r[12])) for r in rows]
-    changes = _changes(session, m.id, ds.id, conf.id, metric, points, commit_ids,
-                       choice.clause())
+    # Markers are the recorded changes (services/detection), so plot and inbox agree.
+    changes = series_markers(session, m.id, ds.id, conf.id, metric, lo, hi)
     total = len(points)
     downsampled = total > max_points
     if downsampled:
@@ -216,48 +215,6 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
 
 def _float(value: Any) -> float | None:
     return None if value is None else float(value)
-
-
-def _changes(session: Session, machine_id: int, dataset_id: int, conf_id: int, metric: str,
-             points: list[Point], commit_ids: list[int], codec_clause: Any
-             ) -> list[dict[str, Any]]:
-    """Dicts shaped like schemas.analysis.HistoryChange: on noisy or often-changing
-    series there is one per commit, and pydantic objects cost ~6 us each."""
-    changes: list[dict[str, Any]] = []
-    if metric in EXACT_METRICS:
-        for prev, cur in zip(points, points[1:], strict=False):
-            delta, changed = exact_change(prev.value, cur.value)
-            if changed and delta is not None and math.isfinite(delta):
-                changes.append({"sha": cur.sha, "previous_sha": prev.sha,
-                                "delta_pct": delta, "p_value": None})
-        return changes
-    # Speed: screen on the medians first, then test only the candidates on their samples.
-    candidates = []
-    for i in range(1, len(points)):
-        delta, _, _ = speed_change(points[i - 1].value, points[i].value, None, None)
-        if delta is not None and math.isfinite(delta) and abs(delta) >= 2.0:
-            candidates.append(i)
-    candidates = sorted(candidates, key=lambda i: -abs(points[i].value / points[i - 1].value - 1)
-                        )[:MAX_CHANGE_TESTS]
-    needed = {commit_ids[i] for i in candidates} | {commit_ids[i - 1] for i in candidates}
-    samples: dict[int, list[float]] = defaultdict(list)
-    if needed:
-        col = _samples_column(metric)
-        for cid, s in session.execute(
-                select(Result.commit_id, col).where(
-                    Result.machine_id == machine_id, Result.dataset_id == dataset_id,
-                    Result.configuration_id == conf_id, Result.commit_id.in_(needed),
-                    codec_clause)):
-            samples[cid].extend(s or [])
-    order = sorted(candidates)
-    pvalues = mann_whitney_batch([(samples.get(commit_ids[i - 1]), samples.get(commit_ids[i]))
-                                  for i in order])
-    for i, p in zip(order, pvalues, strict=True):
-        delta = delta_pct(points[i - 1].value, points[i].value)
-        if p is not None and p < ALPHA and delta is not None:
-            changes.append({"sha": points[i].sha, "previous_sha": points[i - 1].sha,
-                            "delta_pct": delta, "p_value": p})
-    return changes
 
 
 def _downsample(points: list[Point], max_points: int, keep: set[str]) -> list[Point]:
@@ -397,8 +354,13 @@ def _mean(values: list[Any]) -> float | None:
 def compare(session: Session, base_commit: str | None, head_commit: str | None,
             machine: str | None, base_machine: str | None, head_machine: str | None,
             commit: str | None, dataset: str | None, metric: str | None,
-            only_significant: bool, codecs: str | None = None) -> dict[str, Any]:
-    """JSON-ready dict shaped like schemas.analysis.CompareOut."""
+            only_significant: bool, codecs: str | None = None,
+            settings: Settings | None = None) -> dict[str, Any]:
+    """JSON-ready dict shaped like schemas.analysis.CompareOut.
+
+    Speed rows follow detection's rule: a change is significant when its effect passes
+    the minimum (per series pattern) and its Mann-Whitney p-value survives
+    Benjamini-Hochberg over every speed row compared (q <= detection_fdr)."""
     if metric is not None and metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
     if base_commit and head_commit and machine:
@@ -432,22 +394,31 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
     keys = sorted(base.keys() & head.keys())
     conf_outs = dimcache.configurations(session, {k[1] for k in keys})
     names = dimcache.dataset_names(session, {k[0] for k in keys})
-    # Speed rows whose effect passes the minimum are tested together, in one batch.
+    fdr = settings.detection_fdr if settings else 0.05
+    # Speed rows whose effect passes the minimum are tested together, in one batch; every
+    # speed row with samples on both sides counts in the BH family.
     tests: list[tuple[tuple[int, int], str]] = []
+    family = 0
     for key in keys:
         b, h = base[key], head[key]
         for met in metrics:
             if met in SPEED_METRICS:
                 c = met == "compress_mbps"
+                if (b.c_samples if c else b.d_samples) and (h.c_samples if c else h.d_samples):
+                    family += 1
+                effect = _min_effect(settings, mb.tag, names[key[0]], conf_outs[key[1]].label,
+                                     met)
                 if speed_delta((b.c_median if c else b.d_median),
-                               (h.c_median if c else h.d_median)) is not None:
+                               (h.c_median if c else h.d_median), effect) is not None:
                     tests.append((key, met))
     pairs = []
     for key, met in tests:
         c = met == "compress_mbps"
         b, h = base[key], head[key]
         pairs.append((b.c_samples if c else b.d_samples, h.c_samples if c else h.d_samples))
-    pvalue = dict(zip(tests, mann_whitney_batch(pairs), strict=True))
+    raw = mann_whitney_batch(pairs)
+    pvalue = dict(zip(tests, raw, strict=True))
+    qvalue = dict(zip(tests, bh_adjust_partial(raw, family), strict=True))
 
     # Plain dicts (shaped like schemas.analysis.CompareRow): thousands of rows.
     conf_dicts = {cid: c.model_dump() for cid, c in conf_outs.items()}
@@ -456,6 +427,7 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
         b, h = base[key], head[key]
         for met in metrics:
             p_value: float | None = None
+            q_value: float | None = None
             if met == "ratio":
                 bv, hv = b.ratio, h.ratio
                 delta, significant = exact_change(bv, hv)
@@ -470,7 +442,8 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                 hv = (h.c_median if c else h.d_median)
                 delta = delta_pct(bv, hv)
                 p_value = pvalue.get((key, met))
-                significant = p_value is not None and p_value < ALPHA
+                q_value = qvalue.get((key, met))
+                significant = q_value is not None and q_value <= fdr
                 regression = significant and (hv or 0) < (bv or 0)
             if bv is None and hv is None:
                 continue
@@ -481,12 +454,22 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
             rows.append({
                 "dataset": names[key[0]], "configuration": conf_dicts[key[1]], "metric": met,
                 "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
+                "q_value": q_value,
                 "significant": bool(significant), "regression": bool(regression)})
     return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb),
                                 codecs=base_choice.shown).model_dump(),
             "head": CompareSide(commit=ch.sha, machine=machine_ref(mh),
                                 codecs=head_choice.shown).model_dump(),
             "rows": rows, "mode": mode}
+
+
+def _min_effect(settings: Settings | None, tag: str, dataset: str, label: str,
+                metric: str) -> float:
+    if settings is None:
+        return MIN_EFFECT_PCT
+    from basketbench.services.detection.history import min_effect
+
+    return min_effect(settings, f"{tag}/{dataset}/{label}", metric)
 
 
 def machine_of(session: Session, machine_id: int) -> Machine:

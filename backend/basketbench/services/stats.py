@@ -53,10 +53,11 @@ def mann_whitney_batch(
     return out
 
 
-def speed_delta(base: float | None, head: float | None) -> float | None:
+def speed_delta(base: float | None, head: float | None,
+                min_effect: float = MIN_EFFECT_PCT) -> float | None:
     """The relative change, or None when it is too small to test (never significant)."""
     delta = delta_pct(base, head)
-    if delta is None or not math.isfinite(delta) or abs(delta) < MIN_EFFECT_PCT:
+    if delta is None or not math.isfinite(delta) or abs(delta) < min_effect:
         return None
     return delta
 

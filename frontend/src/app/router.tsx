@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate, RouterProvider, useRouteError } from 'react-router';
+import { ChangesPage } from '@/features/changes/components/changes-page';
 import { ComparePage } from '@/features/compare/components/compare-page';
 import { ConfigurationsPage } from '@/features/configurations/components/configurations-page';
 import { HistoryPage } from '@/features/history/components/history-page';
@@ -22,6 +23,7 @@ const router = createBrowserRouter([
       { path: paths.tradeoffs.path, element: <TradeoffPage /> },
       { path: paths.history.path, element: <HistoryPage /> },
       { path: paths.compare.path, element: <ComparePage /> },
+      { path: paths.changes.path, element: <ChangesPage /> },
       { path: paths.runs.path, element: <RunsPage /> },
       { path: paths.machines.path, element: <MachinesPage /> },
       { path: paths.configurations.path, element: <ConfigurationsPage /> },

@@ -2,6 +2,7 @@ export const paths = {
   tradeoffs: { path: '/tradeoffs', label: 'Trade-offs' },
   history: { path: '/history', label: 'History' },
   compare: { path: '/compare', label: 'Compare' },
+  changes: { path: '/changes', label: 'Changes' },
   runs: { path: '/runs', label: 'Runs' },
   machines: { path: '/machines', label: 'Machines' },
   configurations: { path: '/configurations', label: 'Configurations' },

@@ -36,3 +36,6 @@ export type TriggerResponse = Schemas['TriggerOut'];
 export type Metric = CompareRow['metric'];
 export type CodecSet = Schemas['CodecSetOut'];
 export type MachineCodecSet = Schemas['MachineCodecSetOut'];
+export type Change = Schemas['ChangeOut'];
+export type ChangeDetail = Schemas['ChangeDetail'];
+export type ChangeStatusIn = Schemas['StatusIn'];

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from basketbench.api.deps import ReadAccess, SessionDep
+from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep
 from basketbench.api.listing import csv_response, json_response, orjson_response
 from basketbench.schemas.analysis import CompareOut, HistoryOut, Metric, TradeoffOut
 from basketbench.services import analysis
@@ -55,7 +55,8 @@ def get_tradeoff(
 
 @router.get("/compare", response_model=CompareOut, responses=_CSV)
 def get_compare(
-    session: SessionDep, base_commit: str | None = None, head_commit: str | None = None,
+    session: SessionDep, settings: SettingsDep, base_commit: str | None = None,
+    head_commit: str | None = None,
     machine: str | None = None, base_machine: str | None = None,
     head_machine: str | None = None, commit: str | None = None, dataset: str | None = None,
     metric: Metric | None = None, only_significant: bool = False,
@@ -65,5 +66,6 @@ def get_compare(
         "the head's newest series")] = None,
 ) -> Any:
     out = analysis.compare(session, base_commit, head_commit, machine, base_machine,
-                           head_machine, commit, dataset, metric, only_significant, codecs)
+                           head_machine, commit, dataset, metric, only_significant, codecs,
+                           settings)
     return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from basketbench.api import guards
@@ -20,6 +20,7 @@ from basketbench.api.listing import (
 from basketbench.api.routes.catalog import ConfigFilterDep
 from basketbench.schemas.results import IngestOut, ResultOut, ResultPage
 from basketbench.services import catalog, ingest
+from basketbench.services.detection.service import run_after_ingest
 from basketbench.services.gbench import gbench_batch
 
 router = APIRouter(prefix="/results", tags=["results"])
@@ -61,7 +62,8 @@ _INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def ingest_results(
     request: Request, response: Response, session: SessionDep, settings: SettingsDep,
-    _token: TokenDep, commit: str | None = None, machine: str | None = None,
+    _token: TokenDep, background: BackgroundTasks, commit: str | None = None,
+    machine: str | None = None,
     tag: str | None = None, run_id: int | None = None, repository: str | None = None,
 ) -> IngestOut:
     doc = await _json_body(request)
@@ -70,6 +72,9 @@ async def ingest_results(
                                   _target(commit, machine, tag, run_id, repository))
     if out.duplicate:
         response.status_code = 200
+    else:  # change detection after the answer (services/detection)
+        background.add_task(run_after_ingest, request.app.state.sessionmaker, settings,
+                            out.document_id)
     return out
 
 
@@ -78,7 +83,7 @@ async def ingest_results(
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def ingest_gbench(
     request: Request, response: Response, session: SessionDep, settings: SettingsDep,
-    _token: TokenDep, commit: Annotated[str | None, Query()] = None,
+    _token: TokenDep, background: BackgroundTasks, commit: Annotated[str | None, Query()] = None,
     machine: str | None = None, tag: str | None = None, run_id: int | None = None,
     repository: str | None = None,
     dataset: Annotated[str | None, Query(description="dataset name (default: gbench)")] = None,
@@ -89,4 +94,7 @@ async def ingest_gbench(
     out = await run_in_threadpool(ingest.store_batch, session, settings, batch)
     if out.duplicate:
         response.status_code = 200
+    else:  # change detection after the answer (services/detection)
+        background.add_task(run_after_ingest, request.app.state.sessionmaker, settings,
+                            out.document_id)
     return out

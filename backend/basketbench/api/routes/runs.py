@@ -2,13 +2,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 
-from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 from basketbench.schemas.runs import QueueOut, RunClaim, RunOut, RunPage, RunUpdate
 from basketbench.services import runs as service
 from basketbench.services.catalog import runs_filter
+from basketbench.services.detection.service import run_after_final
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 Pages = Annotated[PageParams, Depends(page_params)]
@@ -39,8 +40,13 @@ def get_run(session: SessionDep, run_id: int) -> RunOut:
 
 
 @router.patch("/{run_id}", response_model=RunOut)
-def update_run(session: SessionDep, _token: TokenDep, run_id: int, body: RunUpdate) -> RunOut:
-    return service.update_run(session, run_id, body)
+def update_run(request: Request, session: SessionDep, settings: SettingsDep, _token: TokenDep,
+               run_id: int, body: RunUpdate, background: BackgroundTasks) -> RunOut:
+    out = service.update_run(session, run_id, body)
+    if out.status in ("failed", "cancelled") and out.trigger in ("confirm", "bisect"):
+        # a confirmation or bisection run that brought nothing still ends its step
+        background.add_task(run_after_final, request.app.state.sessionmaker, settings, run_id)
+    return out
 
 
 @router.post("/{run_id}/claim", response_model=RunOut,

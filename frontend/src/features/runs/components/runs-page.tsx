@@ -1,10 +1,11 @@
 import { fmtCodecs } from '@/lib/codecs';
 import { Link } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
+import { CommitLink } from '@/components/commit-link';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { PageHeader, ProgressBar, SelectField } from '@/components/ui/field';
 import { EmptyState, QueryView } from '@/components/ui/states';
-import { fmtAge, shortSha } from '@/lib/format';
+import { fmtAge } from '@/lib/format';
 import { num, str, useUrlState } from '@/lib/url-state';
 import { Pager } from '@/components/ui/pager';
 import type { Queue, Run } from '@/types/api';
@@ -29,7 +30,7 @@ function QueueSummary({ queues }: { queues: readonly Queue[] }) {
           {q.running.map((r) => (
             <div key={r.id} className="queue-run">
               <span>
-                #{r.id} <code>{shortSha(r.commit)}</code> {r.stage ?? ''}
+                #{r.id} <CommitLink sha={r.commit} repository={r.repository} /> {r.stage ?? ''}
               </span>
               <ProgressBar value={r.progress ?? 0} label={`run ${r.id} progress`} />
             </div>
@@ -55,7 +56,7 @@ export function RunsPage() {
 
   const columns: Column<Run>[] = [
     { key: 'id', header: '#', value: (r) => r.id, numeric: true },
-    { key: 'commit', header: 'commit', value: (r) => r.commit, render: (r) => <code>{shortSha(r.commit)}</code> },
+    { key: 'commit', header: 'commit', value: (r) => r.commit, render: (r) => <CommitLink sha={r.commit} repository={r.repository} /> },
     { key: 'tag', header: 'tag', value: (r) => r.tag },
     { key: 'machine', header: 'machine', value: (r) => r.machine },
     { key: 'status', header: 'status', value: (r) => r.status, render: (r) => <span className={`status status-${r.status}`}>{r.status}</span> },
@@ -101,7 +102,7 @@ export function RunsPage() {
                     .map((r) => (
                       <details key={r.id} className="card">
                         <summary>
-                          #{r.id} <code>{shortSha(r.commit)}</code> on {r.tag} ({r.stage ?? 'unknown stage'}, attempt {r.attempts}){' '}
+                          #{r.id} <CommitLink sha={r.commit} repository={r.repository} /> on {r.tag} ({r.stage ?? 'unknown stage'}, attempt {r.attempts}){' '}
                           <Link to={`/compare?head=${r.commit}`}>compare</Link>
                         </summary>
                         <pre className="log-tail">{r.log_tail || '(no log captured)'}</pre>

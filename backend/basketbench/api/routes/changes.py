@@ -1,0 +1,77 @@
+"""Changes: the inbox, one change with its evidence, the status workflow, and the
+workers' commit lists for bisection."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
+
+from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
+from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
+from basketbench.schemas.analysis import Metric
+from basketbench.schemas.changes import (
+    BisectionOut,
+    ChangeDetail,
+    ChangePage,
+    ChangeState,
+    ChangeStatus,
+    Direction,
+    RangeIn,
+    StatusIn,
+)
+from basketbench.services import changes as service
+from basketbench.services.commits import CommitInfo
+from basketbench.services.detection import bisect
+
+router = APIRouter(prefix="/changes", tags=["changes"])
+Pages = Annotated[PageParams, Depends(page_params)]
+
+
+@router.get("", response_model=ChangePage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
+def list_changes(
+    session: SessionDep, page: Pages, status: ChangeStatus | None = None,
+    state: Annotated[ChangeState | None, Query(
+        description="detection's verdict (default confirmed; 'all' is not a state: omit "
+                    "with include_unconfirmed)")] = None,
+    include_unconfirmed: bool = False,
+    machine: Annotated[str | None, Query(description="name, name@version or id")] = None,
+    tag: str | None = None, dataset: str | None = None, setting: int | None = None,
+    configuration_id: int | None = None, metric: Metric | None = None,
+    direction: Direction | None = None,
+    commit: str | None = None, commit_from: str | None = None, commit_to: str | None = None,
+) -> Any:
+    f = service.ChangeFilter(
+        status=status, state=state or (None if include_unconfirmed else "confirmed"),
+        machine=machine, tag=tag, dataset=dataset, setting=setting,
+        configuration_id=configuration_id, metric=metric, direction=direction, commit=commit,
+        commit_from=commit_from, commit_to=commit_to)
+    rows, total = fetch_page(session, service.list_query(session, f), page)
+    return respond([service.to_out(r) for r in rows], total, page, "changes", ChangePage)
+
+
+@router.get("/{change_id}", response_model=ChangeDetail, dependencies=[ReadAccess])
+def get_change(session: SessionDep, change_id: int) -> ChangeDetail:
+    return service.get_detail(session, change_id)
+
+
+@router.patch("/{change_id}", response_model=ChangeDetail)
+def set_change_status(session: SessionDep, token: TokenDep, change_id: int,
+                      body: StatusIn) -> ChangeDetail:
+    return service.set_status(session, change_id, body, token.name)
+
+
+@router.post("/{change_id}/bisection/range", response_model=BisectionOut)
+def bisection_range(request: Request, session: SessionDep, settings: SettingsDep,
+                    _token: TokenDep, change_id: int, body: RangeIn,
+                    background: BackgroundTasks) -> BisectionOut:
+    """A worker's list of the commits between the measured parent and the changed commit."""
+    infos = [CommitInfo(sha=c.sha, parents=c.parents, author=c.author,
+                        author_email=c.author_email, date=c.date, message=c.message)
+             for c in body.commits]
+    result, runs = bisect.receive_range(session, settings, change_id, infos)
+    from basketbench.core.queue import enqueue_run
+
+    for run in runs:
+        background.add_task(enqueue_run, run.id, run.tag, settings)
+    return BisectionOut(change_id=change_id, bisection=result, run_ids=[r.id for r in runs])

@@ -1,0 +1,88 @@
+"""Changes found by detection, and the notifications sent about them.
+
+A change belongs to one series (machine version x dataset x configuration x metric)
+and one commit (the first commit with the new level) with its parent (the last
+measured commit before it). ``state`` is detection's own verdict (confirming ->
+confirmed / rejected; exact metrics are confirmed at once); ``status`` is the
+people's workflow (open, acknowledged, fixed, ignored)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from basketbench.models.base import Base, Json, Timestamp, utcnow
+
+CHANGE_STATES = ("confirming", "confirmed", "rejected")
+CHANGE_STATUSES = ("open", "acknowledged", "fixed", "ignored")
+DIRECTIONS = ("regression", "improvement")
+
+
+class Change(Base):
+    __tablename__ = "changes"
+    __table_args__ = (
+        UniqueConstraint("machine_id", "dataset_id", "configuration_id", "metric", "commit_id",
+                         name="uq_changes_series_commit"),
+        Index("ix_changes_commit_machine", "commit_id", "machine_id"),
+        Index("ix_changes_series", "machine_id", "dataset_id", "configuration_id", "metric"),
+        Index("ix_changes_state_status", "state", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
+    parent_commit_id: Mapped[int | None] = mapped_column(
+        ForeignKey("commits.id", ondelete="SET NULL"))
+    machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id", ondelete="CASCADE"))
+    configuration_id: Mapped[int] = mapped_column(
+        ForeignKey("configurations.id", ondelete="CASCADE"))
+    metric: Mapped[str] = mapped_column(String(30))
+    kind: Mapped[str] = mapped_column(String(10))  # exact | speed
+    test: Mapped[str] = mapped_column(String(20))  # exact | single | pair | edivisive
+    direction: Mapped[str] = mapped_column(String(12))
+    base_value: Mapped[float | None] = mapped_column(Float)
+    head_value: Mapped[float | None] = mapped_column(Float)
+    delta_pct: Mapped[float] = mapped_column(Float)
+    ci_low_pct: Mapped[float | None] = mapped_column(Float)
+    ci_high_pct: Mapped[float | None] = mapped_column(Float)
+    p_value: Mapped[float | None] = mapped_column(Float)
+    q_value: Mapped[float | None] = mapped_column(Float)
+    min_effect_pct: Mapped[float | None] = mapped_column(Float)
+    state: Mapped[str] = mapped_column(String(12), default="confirming")
+    status: Mapped[str] = mapped_column(String(14), default="open")
+    status_by: Mapped[str | None] = mapped_column(String(200))
+    status_reason: Mapped[str | None] = mapped_column(Text)
+    status_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    # reference window, samples, screen family size, ...
+    evidence: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    # {"run_ids": [...], "result": {...}} of the interleaved reruns
+    confirmation: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    # {"status": ..., "good": sha, "bad": sha, "candidates": [...], "steps": [...]}
+    bisection: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    detected_run_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    confirmed_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    notified_at: Mapped[datetime | None] = mapped_column(Timestamp)
+
+
+class NotificationDelivery(Base):
+    """One attempt series of one notification (webhook, GitHub status, PR comment)."""
+
+    __tablename__ = "notification_deliveries"
+    __table_args__ = (Index("ix_notification_deliveries_commit", "commit_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
+    machine_id: Mapped[int | None] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(30))  # webhook | github-status | github-comment
+    target: Mapped[str] = mapped_column(String(1000))
+    status: Mapped[str] = mapped_column(String(12))  # sent | failed | skipped
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    response_code: Mapped[int | None] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(Text)
+    change_ids: Mapped[list[int]] = mapped_column(Json, default=list)
+    payload: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)

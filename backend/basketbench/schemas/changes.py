@@ -1,0 +1,105 @@
+"""Changes found by detection, their evidence and their status workflow."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from basketbench.schemas.catalog import ConfigurationOut, MachineRef
+from basketbench.schemas.common import Page
+
+ChangeStatus = Literal["open", "acknowledged", "fixed", "ignored"]
+ChangeState = Literal["confirming", "confirmed", "rejected"]
+Direction = Literal["regression", "improvement"]
+
+
+class CommitRef(BaseModel):
+    sha: str
+    url: str  # the commit on its repository's web page
+    message: str | None
+    author: str | None
+    date: datetime | None
+    order: int
+
+
+class ChangeOut(BaseModel):
+    id: int
+    repository: str
+    commit: CommitRef
+    parent: CommitRef | None
+    machine: MachineRef
+    dataset: str
+    configuration: ConfigurationOut
+    metric: str
+    kind: Literal["exact", "speed"]
+    test: str
+    direction: Direction
+    base_value: float | None
+    head_value: float | None
+    delta_pct: float
+    ci_low_pct: float | None
+    ci_high_pct: float | None
+    p_value: float | None
+    q_value: float | None
+    min_effect_pct: float | None
+    state: ChangeState
+    status: ChangeStatus
+    status_by: str | None
+    status_reason: str | None
+    status_at: datetime | None
+    bisection: dict[str, Any]
+    created_at: datetime
+    confirmed_at: datetime | None
+    notified_at: datetime | None
+
+
+class ChangePage(Page[ChangeOut]):
+    pass
+
+
+class DeliveryOut(BaseModel):
+    id: int
+    channel: str
+    target: str
+    status: str
+    attempts: int
+    response_code: int | None
+    error: str | None
+    created_at: datetime
+
+
+class ChangeDetail(ChangeOut):
+    evidence: dict[str, Any]
+    confirmation: dict[str, Any]
+    related: list[ChangeOut]  # the other changes of the same commit and machine
+    deliveries: list[DeliveryOut]
+
+
+class StatusIn(BaseModel):
+    status: ChangeStatus
+    reason: str | None = Field(default=None, max_length=2000)
+    by: str | None = Field(default=None, max_length=200,
+                           description="who decided (default: the token's name)")
+
+
+class RangeCommit(BaseModel):
+    sha: str = Field(min_length=40, max_length=64)
+    parents: list[str] = []
+    author: str | None = None
+    author_email: str | None = None
+    date: datetime | None = None
+    message: str | None = None
+
+
+class RangeIn(BaseModel):
+    """Commits after the measured parent up to the changed commit, oldest first."""
+
+    commits: list[RangeCommit] = Field(min_length=1, max_length=100_000)
+
+
+class BisectionOut(BaseModel):
+    change_id: int
+    bisection: dict[str, Any]
+    run_ids: list[int]

@@ -1,0 +1,162 @@
+"""Reading changes for the API, and their status workflow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, and_, func, select
+from sqlalchemy.orm import Session, aliased
+
+from basketbench.models import (
+    Change,
+    Commit,
+    Configuration,
+    Dataset,
+    Machine,
+    NotificationDelivery,
+    Repository,
+)
+from basketbench.models.base import utcnow
+from basketbench.models.result import METRICS
+from basketbench.schemas.changes import ChangeDetail, ChangeOut, CommitRef, DeliveryOut, StatusIn
+from basketbench.services.catalog import configuration_out, machine_ref
+from basketbench.services.errors import BadRequest, NotFound
+from basketbench.services.lookup import get_commit
+from basketbench.services.notify.summary import commit_url
+
+Parent = aliased(Commit)
+
+
+@dataclass
+class ChangeFilter:
+    status: str | None = None
+    state: str | None = "confirmed"
+    machine: str | None = None
+    tag: str | None = None
+    dataset: str | None = None
+    setting: int | None = None
+    configuration_id: int | None = None
+    metric: str | None = None
+    direction: str | None = None
+    commit: str | None = None
+    commit_from: str | None = None
+    commit_to: str | None = None
+
+
+def _query() -> Any:
+    return (select(Change, Commit, Parent, Repository, Machine, Dataset, Configuration)
+            .join(Commit, Commit.id == Change.commit_id)
+            .outerjoin(Parent, Parent.id == Change.parent_commit_id)
+            .join(Repository, Repository.id == Commit.repository_id)
+            .join(Machine, Machine.id == Change.machine_id)
+            .join(Dataset, Dataset.id == Change.dataset_id)
+            .join(Configuration, Configuration.id == Change.configuration_id))
+
+
+def list_query(session: Session, f: ChangeFilter) -> Select[Any]:
+    stmt = _query()
+    if f.metric is not None and f.metric not in METRICS:
+        raise BadRequest(f"unknown metric {f.metric!r}", list(METRICS))
+    for value, column in ((f.status, Change.status), (f.state, Change.state),
+                          (f.metric, Change.metric), (f.direction, Change.direction),
+                          (f.tag, Machine.tag), (f.dataset, Dataset.name),
+                          (f.setting, Configuration.setting),
+                          (f.configuration_id, Configuration.id)):
+        if value is not None and value != "all":
+            stmt = stmt.where(column == value)
+    if f.machine:
+        name, _, version = f.machine.partition("@")
+        stmt = stmt.where(Machine.id == int(name)) if name.isdigit() else stmt.where(
+            Machine.name == name)
+        if version.lstrip("v").isdigit():
+            stmt = stmt.where(Machine.version == int(version.lstrip("v")))
+    if f.commit:
+        stmt = stmt.where(Change.commit_id == get_commit(session, f.commit).id)
+    if f.commit_from:
+        stmt = stmt.where(Commit.order >= get_commit(session, f.commit_from).order)
+    if f.commit_to:
+        stmt = stmt.where(Commit.order <= get_commit(session, f.commit_to).order)
+    # Newest commit first; a commit's changes together, the largest first.
+    return stmt.order_by(Commit.order.desc(), Commit.id.desc(), Machine.id,
+                         func.abs(Change.delta_pct).desc(), Change.id)
+
+
+def _commit_ref(repo: Repository, c: Commit | None) -> CommitRef | None:
+    if c is None:
+        return None
+    return CommitRef(sha=c.sha, url=commit_url(repo, c.sha),
+                     message=(c.message or "").split("\n", 1)[0][:200] or None,
+                     author=c.author, date=c.date, order=c.order)
+
+
+def to_out(row: Any) -> ChangeOut:
+    ch, commit, parent, repo, machine, ds, conf = row
+    ref = _commit_ref(repo, commit)
+    assert ref is not None
+    return ChangeOut(
+        id=ch.id, repository=repo.name, commit=ref, parent=_commit_ref(repo, parent),
+        machine=machine_ref(machine), dataset=ds.name, configuration=configuration_out(conf),
+        metric=ch.metric, kind=ch.kind, test=ch.test, direction=ch.direction,
+        base_value=ch.base_value, head_value=ch.head_value, delta_pct=ch.delta_pct,
+        ci_low_pct=ch.ci_low_pct, ci_high_pct=ch.ci_high_pct, p_value=ch.p_value,
+        q_value=ch.q_value, min_effect_pct=ch.min_effect_pct, state=ch.state, status=ch.status,
+        status_by=ch.status_by, status_reason=ch.status_reason, status_at=ch.status_at,
+        bisection=ch.bisection or {}, created_at=ch.created_at, confirmed_at=ch.confirmed_at,
+        notified_at=ch.notified_at)
+
+
+def get_detail(session: Session, change_id: int) -> ChangeDetail:
+    row = session.execute(_query().where(Change.id == change_id)).first()
+    if row is None:
+        raise NotFound(f"unknown change {change_id}")
+    ch = row[0]
+    related = session.execute(_query().where(
+        Change.commit_id == ch.commit_id, Change.machine_id == ch.machine_id,
+        Change.id != ch.id).order_by(func.abs(Change.delta_pct).desc())).all()
+    deliveries = session.scalars(select(NotificationDelivery).where(and_(
+        NotificationDelivery.commit_id == ch.commit_id)).order_by(NotificationDelivery.id))
+    out = to_out(row)
+    return ChangeDetail(
+        **out.model_dump(), evidence=ch.evidence or {}, confirmation=ch.confirmation or {},
+        related=[to_out(r) for r in related],
+        deliveries=[DeliveryOut(id=d.id, channel=d.channel, target=d.target, status=d.status,
+                                attempts=d.attempts, response_code=d.response_code,
+                                error=d.error, created_at=d.created_at)
+                    for d in deliveries if ch.id in (d.change_ids or [])])
+
+
+def set_status(session: Session, change_id: int, body: StatusIn, token_name: str
+               ) -> ChangeDetail:
+    ch = session.get(Change, change_id)
+    if ch is None:
+        raise NotFound(f"unknown change {change_id}")
+    if body.status in ("fixed", "ignored") and not (body.reason or "").strip():
+        raise BadRequest(f"say why the change is {body.status}: give a reason")
+    ch.status = body.status
+    ch.status_reason = (body.reason or "").strip() or None
+    ch.status_by = (body.by or "").strip() or token_name
+    ch.status_at = utcnow()
+    session.commit()
+    return get_detail(session, change_id)
+
+
+def series_markers(session: Session, machine_id: int, dataset_id: int, configuration_id: int,
+                   metric: str, lo: int | None = None, hi: int | None = None
+                   ) -> list[dict[str, Any]]:
+    """History markers: the confirmed changes of one series (dicts shaped like
+    schemas.analysis.HistoryChange), so the plot and the Changes page agree."""
+    stmt = (select(Change, Commit.sha, Parent.sha)
+            .join(Commit, Commit.id == Change.commit_id)
+            .outerjoin(Parent, Parent.id == Change.parent_commit_id)
+            .where(Change.machine_id == machine_id, Change.dataset_id == dataset_id,
+                   Change.configuration_id == configuration_id, Change.metric == metric,
+                   Change.state == "confirmed")
+            .order_by(Commit.order))
+    if lo is not None:
+        stmt = stmt.where(Commit.order >= lo)
+    if hi is not None:
+        stmt = stmt.where(Commit.order <= hi)
+    return [{"sha": sha, "previous_sha": psha or sha, "delta_pct": ch.delta_pct,
+             "p_value": ch.p_value, "change_id": ch.id, "status": ch.status,
+             "direction": ch.direction} for ch, sha, psha in session.execute(stmt)]

@@ -1,0 +1,109 @@
+"""Loading a machine's recent history for detection: per series, the measured commits
+in git order (with every run's median and samples), and the changes already recorded."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from basketbench.core.config import Settings
+from basketbench.models import Change, Commit, Configuration, Dataset, Machine, Result
+from basketbench.models.result import ResultDocument
+
+HISTORY_COMMITS = 61  # the newest commit and 60 before it: window + e-divisive
+SeriesKey = tuple[int, int]  # dataset_id, configuration_id
+
+
+@dataclass
+class CommitValues:
+    """One commit of one series: exact values and every run's speed medians/samples."""
+
+    commit_id: int
+    order: int
+    ratio: float | None = None
+    compressed_bytes: float | None = None
+    runs: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+
+def recent_commits(session: Session, machine_id: int, commit: Commit,
+                   limit: int = HISTORY_COMMITS) -> list[tuple[int, int]]:
+    """(commit id, order) of the commits measured on this machine version up to
+    ``commit`` in git order, oldest first."""
+    rows = session.execute(
+        select(Commit.id, Commit.order).distinct()
+        .join(ResultDocument, ResultDocument.commit_id == Commit.id)
+        .where(ResultDocument.machine_id == machine_id,
+               Commit.repository_id == commit.repository_id, Commit.order <= commit.order)
+        .order_by(Commit.order.desc(), Commit.id.desc()).limit(limit)).all()
+    return [(int(r[0]), int(r[1])) for r in reversed(rows)]
+
+
+def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]],
+                keys: set[SeriesKey] | None = None,
+                run_ids: set[int] | None = None) -> dict[SeriesKey, list[CommitValues]]:
+    """Per series, the given commits' values in the given order (commits without a
+    result for the series are left out). ``run_ids`` restricts to those runs."""
+    order = {cid: o for cid, o in commits}
+    stmt = select(Result.dataset_id, Result.configuration_id, Result.commit_id, Result.ratio,
+                  Result.compressed_bytes, Result.c_median, Result.d_median, Result.c_samples,
+                  Result.d_samples).where(Result.machine_id == machine_id,
+                                          Result.commit_id.in_(order),
+                                          Result.roundtrip_ok.is_(True))
+    if run_ids is not None:
+        stmt = stmt.where(Result.run_id.in_(run_ids))
+    if keys is not None and len(keys) < 500:
+        stmt = stmt.where(Result.dataset_id.in_({k[0] for k in keys}),
+                          Result.configuration_id.in_({k[1] for k in keys}))
+    out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
+    for ds, conf, cid, ratio, cbytes, cmed, dmed, csamp, dsamp in session.execute(stmt):
+        if keys is not None and (ds, conf) not in keys:
+            continue
+        cv = out[(ds, conf)].get(cid)
+        if cv is None:
+            cv = out[(ds, conf)][cid] = CommitValues(cid, order[cid])
+        cv.ratio = ratio if ratio is not None else cv.ratio
+        cv.compressed_bytes = float(cbytes) if cbytes is not None else cv.compressed_bytes
+        for metric, median, samples in (("compress_mbps", cmed, csamp),
+                                        ("decompress_mbps", dmed, dsamp)):
+            if median is not None and median > 0:
+                cv.runs[metric].append(float(median))
+                cv.samples[metric].extend(float(x) for x in (samples or []) if x and x > 0)
+    return {k: sorted(v.values(), key=lambda c: (c.order, c.commit_id)) for k, v in out.items()}
+
+
+def recorded_changes(session: Session, machine_id: int, keys: set[SeriesKey]
+                     ) -> dict[tuple[int, int, str], list[Change]]:
+    """Changes already recorded on these series of this machine version."""
+    out: dict[tuple[int, int, str], list[Change]] = defaultdict(list)
+    if not keys:
+        return out
+    for ch in session.scalars(select(Change).where(
+            Change.machine_id == machine_id,
+            Change.dataset_id.in_({k[0] for k in keys}),
+            Change.configuration_id.in_({k[1] for k in keys}))):
+        out[(ch.dataset_id, ch.configuration_id, ch.metric)].append(ch)
+    return out
+
+
+def series_names(session: Session, machine: Machine, keys: set[SeriesKey]
+                 ) -> dict[SeriesKey, str]:
+    """``tag/dataset/label`` per series, for the min-effect patterns and messages."""
+    ds = dict(session.execute(select(Dataset.id, Dataset.name).where(
+        Dataset.id.in_({k[0] for k in keys}))).all())
+    confs = {c.id: c for c in session.scalars(select(Configuration).where(
+        Configuration.id.in_({k[1] for k in keys})))}
+    return {k: f"{machine.tag}/{ds.get(k[0], k[0])}/{confs[k[1]].label if k[1] in confs else k[1]}"
+            for k in keys}
+
+
+def min_effect(settings: Settings, name: str, metric: str) -> float:
+    full = f"{name}/{metric}"
+    for pattern, pct in settings.detection_min_effect.items():
+        if fnmatch.fnmatchcase(full, pattern):
+            return float(pct)
+    return settings.detection_default_min_effect

@@ -1,0 +1,223 @@
+"""Detection after an ingest: exact metrics at once, speeds screened as one family per
+commit and sent to confirmation reruns; confirmation and bisection runs feed their own
+evaluations instead."""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from basketbench.core.config import Settings
+from basketbench.models import Change, Commit, Machine, ResultDocument, Run
+from basketbench.models.base import utcnow
+from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
+from basketbench.services.detection import history
+from basketbench.services.detection.engine import SeriesInput, SeriesPoint, screen
+from basketbench.services.detection.speed import SpeedRule
+
+log = logging.getLogger(__name__)
+
+
+def rule_for(settings: Settings) -> SpeedRule:
+    return SpeedRule(min_effect_pct=settings.detection_default_min_effect,
+                     fdr_q=settings.detection_fdr, confirm_runs=settings.detection_confirm_runs)
+
+
+def direction(metric: str, delta_pct: float) -> str:
+    worse = delta_pct > 0 if metric == "compressed_bytes" else delta_pct < 0
+    return "regression" if worse else "improvement"
+
+
+@dataclass
+class Outcome:
+    """What one detection pass did, for the caller (notifications, bisection, tests)."""
+
+    confirmed: list[int] = field(default_factory=list)  # change ids raised now
+    candidates: list[int] = field(default_factory=list)  # change ids sent to confirmation
+    rejected: list[int] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)  # confirmation / bisection runs to enqueue
+    bisect: list[int] = field(default_factory=list)  # lead change ids needing a bisection
+
+
+def after_ingest(session: Session, settings: Settings, document_id: int) -> Outcome:
+    """Entry point after a document is stored (committed)."""
+    doc = session.get(ResultDocument, document_id)
+    if doc is None:
+        return Outcome()
+    run = session.get(Run, doc.run_id) if doc.run_id is not None else None
+    if run is not None and run.trigger == "confirm":
+        from basketbench.services.detection import confirm
+
+        return confirm.on_run_progress(session, settings, run)
+    if run is not None and run.trigger == "bisect":
+        from basketbench.services.detection import bisect
+
+        return bisect.on_run_progress(session, settings, run)
+    return detect_commit(session, settings, doc.commit_id, doc.machine_id,
+                         run.id if run else None, run.suite if run else None)
+
+
+def detect_commit(session: Session, settings: Settings, commit_id: int, machine_id: int,
+                  run_id: int | None = None, suite: str | None = None) -> Outcome:
+    commit = session.get(Commit, commit_id)
+    machine = session.get(Machine, machine_id)
+    assert commit is not None and machine is not None
+    commits = history.recent_commits(session, machine_id, commit)
+    keys = set(history.load_series(session, machine_id, [(commit.id, commit.order)]))
+    series = history.load_series(session, machine_id, commits, keys)
+    recorded = history.recorded_changes(session, machine_id, keys)
+    names = history.series_names(session, machine, keys)
+    orders = dict(commits)
+    out = Outcome()
+    now = utcnow()
+
+    def segment_start(key: tuple[int, int, str]) -> int:
+        # A change being confirmed already splits the series: the commits after it are
+        # not tested again against the old level while its reruns are pending.
+        starts = [orders.get(ch.commit_id, -1) for ch in recorded.get(key, [])
+                  if ch.state in ("confirmed", "confirming")]
+        return max(starts, default=-(2**31))
+
+    def flagged(key: tuple[int, int, str]) -> set[int]:
+        return {ch.commit_id for ch in recorded.get(key, [])}
+
+    # Exact metrics: any difference to the previous measured commit is a change.
+    for (ds, conf), values in series.items():
+        if len(values) < 2 or values[-1].commit_id != commit.id:
+            continue
+        prev, cur = values[-2], values[-1]
+        for metric in EXACT_METRICS:
+            a, b = getattr(prev, metric), getattr(cur, metric)
+            if a is None or b is None or a == b or commit.id in flagged((ds, conf, metric)):
+                continue
+            if metric == "ratio" and math.isclose(a, b, rel_tol=1e-12):
+                continue  # float noise of the same sizes
+            delta = (b - a) / abs(a) * 100 if a else math.inf
+            ch = Change(commit_id=commit.id, parent_commit_id=prev.commit_id,
+                        machine_id=machine_id, dataset_id=ds, configuration_id=conf,
+                        metric=metric, kind="exact", test="exact",
+                        direction=direction(metric, delta), base_value=a, head_value=b,
+                        delta_pct=delta if math.isfinite(delta) else 1e9, state="confirmed",
+                        confirmed_at=now, detected_run_id=run_id,
+                        evidence={"rule": "exact: sizes are deterministic, any change is real"})
+            session.add(ch)
+            recorded[(ds, conf, metric)].append(ch)
+
+    # Speeds: one family over every series and speed metric of this commit.
+    rule = rule_for(settings)
+    family: list[SeriesInput] = []
+    meta: list[tuple[int, int, str, list[history.CommitValues]]] = []
+    for (ds, conf), values in series.items():
+        if values[-1].commit_id != commit.id:
+            continue
+        for metric in SPEED_METRICS:
+            key = (ds, conf, metric)
+            start = segment_start(key)
+            seg = [v for v in values if v.order >= start and v.runs.get(metric)]
+            if len(seg) < 3:
+                continue
+            points = [SeriesPoint(v.commit_id, list(v.runs[metric]), list(v.samples[metric]))
+                      for v in seg]
+            family.append(SeriesInput(key, points, history.min_effect(settings, names[(ds, conf)],
+                                                                      metric), flagged(key)))
+            meta.append((ds, conf, metric, seg))
+    session.flush()
+    candidates = screen(family, rule) if family else []
+    groups: dict[int, list[Change]] = {}
+    for c in candidates:
+        ds, conf, metric, seg = meta[c.series]
+        pts = family[c.series].points
+        suspect, parent = pts[c.position], pts[c.position - 1]
+        reference = [p.median for p in pts[max(0, c.position - rule.window):c.position]]
+        ch = Change(
+            commit_id=suspect.commit, parent_commit_id=parent.commit, machine_id=machine_id,
+            dataset_id=ds, configuration_id=conf, metric=metric, kind="speed", test=c.test,
+            direction=direction(metric, c.delta * 100), base_value=float(np.median(reference)),
+            head_value=suspect.median, delta_pct=c.delta * 100,
+            ci_low_pct=_pct(c.ci[0]), ci_high_pct=_pct(c.ci[1]), p_value=c.p_value,
+            q_value=c.q_value, min_effect_pct=family[c.series].min_effect_pct,
+            state="confirming", detected_run_id=run_id,
+            evidence={"family_size": c.family_size, "screen_delta": c.delta,
+                      "screen_p": c.p_value, "screen_q": c.q_value, "mann_whitney_p": c.mw_p,
+                      "reference": reference,
+                      "reference_commits": [p.commit for p in pts[max(0, c.position - rule.window):
+                                                                   c.position]],
+                      "suspect_runs": list(suspect.runs), "suspect_samples": suspect.samples,
+                      "parent_samples": parent.samples})
+        session.add(ch)
+        groups.setdefault(suspect.commit, []).append(ch)
+    session.flush()
+    from basketbench.services.detection import confirm
+
+    for suspect_id, group in groups.items():
+        parent_id = group[0].parent_commit_id
+        assert parent_id is not None
+        runs = confirm.start(session, settings, group, suspect_id, parent_id, machine, suite)
+        out.runs.extend(runs)
+        out.candidates.extend(ch.id for ch in group)
+        if not runs:  # no reruns configured: decide on the screen alone
+            res = confirm.evaluate(session, settings, group)
+            out.confirmed.extend(res.confirmed)
+            out.rejected.extend(res.rejected)
+    exact_new = [ch for chs in recorded.values() for ch in chs
+                 if ch.kind == "exact" and ch.commit_id == commit.id and ch.confirmed_at == now]
+    session.flush()
+    out.confirmed.extend(ch.id for ch in exact_new)
+    session.commit()
+    return out
+
+
+def _pct(x: float) -> float | None:
+    return None if x is None or not math.isfinite(x) else x * 100
+
+
+def changes_of(session: Session, ids: list[int]) -> list[Change]:
+    if not ids:
+        return []
+    return list(session.scalars(select(Change).where(Change.id.in_(ids)).order_by(Change.id)))
+
+
+def follow_up(session: Session, settings: Settings, out: Outcome) -> None:
+    """After the transaction: enqueue reruns, start bisections, tell people."""
+    from basketbench.core.queue import enqueue_run
+
+    for run in out.runs:
+        enqueue_run(run.id, run.tag, settings)
+    if out.confirmed:
+        from basketbench.services.detection import bisect
+
+        for run in bisect.start_for(session, settings, out.confirmed):
+            enqueue_run(run.id, run.tag, settings)
+        from basketbench.services.notify import notify_changes
+
+        notify_changes(session, settings, out.confirmed)
+
+
+def run_after_ingest(sessionmaker: Any, settings: Settings, document_id: int) -> None:
+    """Background entry (after the HTTP answer): never raises."""
+    if not settings.detection:
+        return
+    try:
+        with sessionmaker() as session:
+            out = after_ingest(session, settings, document_id)
+            follow_up(session, settings, out)
+    except Exception:
+        log.exception("change detection after document %s failed", document_id)
+
+
+def run_after_final(sessionmaker: Any, settings: Settings, run_id: int) -> None:
+    """Background entry when a confirmation or bisection run failed: never raises."""
+    try:
+        from basketbench.services.detection.confirm import on_run_final
+
+        with sessionmaker() as session:
+            out = on_run_final(session, settings, run_id)
+            follow_up(session, settings, out)
+    except Exception:
+        log.exception("change detection after run %s failed", run_id)

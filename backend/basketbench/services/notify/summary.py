@@ -1,0 +1,95 @@
+"""The content of a notification: one table row per confirmed change, with links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from basketbench.core.config import Settings
+from basketbench.models import Change, Commit, Configuration, Dataset, Machine, Repository
+
+
+def commit_url(repo: Repository, sha: str) -> str:
+    """The commit on its repository's web page (GitHub unless the repository says)."""
+    base = (repo.url or f"https://github.com/{repo.name}").removesuffix(".git").rstrip("/")
+    return f"{base}/commit/{sha}"
+
+
+@dataclass
+class Row:
+    change_id: int
+    series: str
+    metric: str
+    delta_pct: float
+    direction: str
+    interval: str
+    q_value: float | None
+    plot_url: str
+
+
+@dataclass
+class Summary:
+    repository: str
+    commit: str
+    commit_url: str
+    machine: str
+    tag: str
+    changes_url: str
+    rows: list[Row] = field(default_factory=list)
+    bisected_from: str | None = None
+
+    @property
+    def regressions(self) -> int:
+        return sum(r.direction == "regression" for r in self.rows)
+
+    @property
+    def improvements(self) -> int:
+        return sum(r.direction == "improvement" for r in self.rows)
+
+    def headline(self) -> str:
+        found = " (culprit found by bisection)" if self.bisected_from else ""
+        return (f"basketbench: {self.regressions} regression(s), {self.improvements} "
+                f"improvement(s) confirmed on {self.tag} ({self.machine}) at "
+                f"{self.commit[:12]}{found}")
+
+    def markdown_table(self, limit: int = 30) -> str:
+        lines = ["| series | metric | change | 95 % interval | q | plot |",
+                 "|---|---|---:|---|---:|---|"]
+        for r in self.rows[:limit]:
+            arrow = "🔻" if r.direction == "regression" else "🔺"
+            q = f"{r.q_value:.2g}" if r.q_value is not None else "exact"
+            lines.append(f"| {r.series} | {r.metric} | {arrow} {r.delta_pct:+.2f} % | "
+                         f"{r.interval} | {q} | [history]({r.plot_url}) |")
+        if len(self.rows) > limit:
+            lines.append(f"| ... {len(self.rows) - limit} more | | | | | "
+                         f"[all]({self.changes_url}) |")
+        return "\n".join(lines)
+
+
+def summarise(session: Session, settings: Settings, repo: Repository, commit: Commit,
+              machine: Machine, changes: list[Change]) -> Summary:
+    base = settings.public_url.rstrip("/")
+    ds = dict(session.execute(select(Dataset.id, Dataset.name).where(
+        Dataset.id.in_({c.dataset_id for c in changes}))).all())
+    confs = {c.id: c for c in session.scalars(select(Configuration).where(
+        Configuration.id.in_({c.configuration_id for c in changes})))}
+    summary = Summary(repository=repo.name, commit=commit.sha,
+                      commit_url=commit_url(repo, commit.sha), machine=machine.name,
+                      tag=machine.tag,
+                      changes_url=f"{base}/changes?{urlencode({'commit': commit.sha})}")
+    for ch in sorted(changes, key=lambda c: -abs(c.delta_pct)):
+        conf = confs[ch.configuration_id]
+        series = f"{ds[ch.dataset_id]} · {conf.label}"
+        query = {"s": f"{conf.setting}~{ds[ch.dataset_id]}~{machine.name}@{machine.version}"
+                      f"~{ch.metric}", "pre": conf.preconditioner}
+        interval = ("exact" if ch.kind == "exact" or ch.ci_low_pct is None
+                    or ch.ci_high_pct is None
+                    else f"{ch.ci_low_pct:+.2f} … {ch.ci_high_pct:+.2f} %")
+        summary.rows.append(Row(ch.id, series, ch.metric, ch.delta_pct, ch.direction, interval,
+                                ch.q_value, f"{base}/history?{urlencode(query)}"))
+        if (ch.bisection or {}).get("status") == "done":
+            summary.bisected_from = ch.bisection.get("detected_commit")
+    return summary

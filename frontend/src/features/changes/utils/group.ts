@@ -1,0 +1,62 @@
+import type { Change } from '@/types/api';
+
+export interface ChangeGroup {
+  key: string;
+  commit: Change['commit'];
+  repository: string;
+  machine: Change['machine'];
+  changes: Change[];
+  regressions: number;
+  improvements: number;
+}
+
+/** The inbox: one group per commit and machine, in the API's order (newest commit first). */
+export function groupByCommit(changes: readonly Change[]): ChangeGroup[] {
+  const groups = new Map<string, ChangeGroup>();
+  for (const c of changes) {
+    const key = `${c.commit.sha}@${c.machine.id}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { key, commit: c.commit, repository: c.repository, machine: c.machine, changes: [], regressions: 0, improvements: 0 };
+      groups.set(key, g);
+    }
+    g.changes.push(c);
+    if (c.direction === 'regression') g.regressions++;
+    else g.improvements++;
+  }
+  return [...groups.values()];
+}
+
+/** The history page's URL for the change's series (see features/history/utils/series). */
+export function historyLink(c: Change): string {
+  const machine = `${c.machine.name}@${c.machine.version}`;
+  const params = new URLSearchParams();
+  params.append('s', [c.configuration.setting, c.dataset, machine, c.metric].join('~'));
+  if (c.configuration.preconditioner !== 'none') params.append('pre', c.configuration.preconditioner);
+  if (c.configuration.dictionary_size) params.append('dict', String(c.configuration.dictionary_size));
+  if (c.configuration.basket_size) params.append('basket', String(c.configuration.basket_size));
+  if (c.configuration.threads !== 1) params.append('threads', String(c.configuration.threads));
+  if (c.configuration.mode !== 'basket') params.append('mode', c.configuration.mode);
+  return `/history?${params.toString()}`;
+}
+
+export function bisectionText(b: Record<string, unknown>): string | null {
+  const status = typeof b.status === 'string' ? b.status : null;
+  const steps = Array.isArray(b.steps) ? b.steps.length : 0;
+  switch (status) {
+    case null:
+    case 'not_needed':
+      return null;
+    case 'listing':
+    case 'waiting':
+      return 'bisection: waiting for a worker to list the commits';
+    case 'running': {
+      const n = Array.isArray(b.candidates) ? b.candidates.length : 0;
+      return `bisecting ${n} commits: ${steps} measured so far`;
+    }
+    case 'done':
+      return `culprit isolated by bisection (${steps} commits measured; detected at ${String(b.detected_commit ?? '').slice(0, 10)})`;
+    default:
+      return `bisection ${status}${typeof b.reason === 'string' ? `: ${b.reason}` : ''}`;
+  }
+}
