@@ -409,10 +409,243 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Changes */
+        get: operations["changes-list_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes/{change_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Change */
+        get: operations["changes-get_change"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set Change Status */
+        patch: operations["changes-set_change_status"];
+        trace?: never;
+    };
+    "/api/v1/changes/{change_id}/bisection/range": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bisection Range
+         * @description A worker's list of the commits between the measured parent and the changed commit.
+         */
+        post: operations["changes-bisection_range"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** BisectionOut */
+        BisectionOut: {
+            /** Change Id */
+            change_id: number;
+            /** Bisection */
+            bisection: {
+                [key: string]: unknown;
+            };
+            /** Run Ids */
+            run_ids: number[];
+        };
+        /** ChangeDetail */
+        ChangeDetail: {
+            /** Id */
+            id: number;
+            /** Repository */
+            repository: string;
+            commit: components["schemas"]["CommitRef"];
+            parent: components["schemas"]["CommitRef"] | null;
+            machine: components["schemas"]["MachineRef"];
+            /** Dataset */
+            dataset: string;
+            configuration: components["schemas"]["ConfigurationOut"];
+            /** Metric */
+            metric: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "exact" | "speed";
+            /** Test */
+            test: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "regression" | "improvement";
+            /** Base Value */
+            base_value: number | null;
+            /** Head Value */
+            head_value: number | null;
+            /** Delta Pct */
+            delta_pct: number;
+            /** Ci Low Pct */
+            ci_low_pct: number | null;
+            /** Ci High Pct */
+            ci_high_pct: number | null;
+            /** P Value */
+            p_value: number | null;
+            /** Q Value */
+            q_value: number | null;
+            /** Min Effect Pct */
+            min_effect_pct: number | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "confirming" | "confirmed" | "rejected";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "acknowledged" | "fixed" | "ignored";
+            /** Status By */
+            status_by: string | null;
+            /** Status Reason */
+            status_reason: string | null;
+            /** Status At */
+            status_at: string | null;
+            /** Bisection */
+            bisection: {
+                [key: string]: unknown;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Confirmed At */
+            confirmed_at: string | null;
+            /** Notified At */
+            notified_at: string | null;
+            /** Evidence */
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** Confirmation */
+            confirmation: {
+                [key: string]: unknown;
+            };
+            /** Related */
+            related: components["schemas"]["ChangeOut"][];
+            /** Deliveries */
+            deliveries: components["schemas"]["DeliveryOut"][];
+        };
+        /** ChangeOut */
+        ChangeOut: {
+            /** Id */
+            id: number;
+            /** Repository */
+            repository: string;
+            commit: components["schemas"]["CommitRef"];
+            parent: components["schemas"]["CommitRef"] | null;
+            machine: components["schemas"]["MachineRef"];
+            /** Dataset */
+            dataset: string;
+            configuration: components["schemas"]["ConfigurationOut"];
+            /** Metric */
+            metric: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "exact" | "speed";
+            /** Test */
+            test: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "regression" | "improvement";
+            /** Base Value */
+            base_value: number | null;
+            /** Head Value */
+            head_value: number | null;
+            /** Delta Pct */
+            delta_pct: number;
+            /** Ci Low Pct */
+            ci_low_pct: number | null;
+            /** Ci High Pct */
+            ci_high_pct: number | null;
+            /** P Value */
+            p_value: number | null;
+            /** Q Value */
+            q_value: number | null;
+            /** Min Effect Pct */
+            min_effect_pct: number | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "confirming" | "confirmed" | "rejected";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "acknowledged" | "fixed" | "ignored";
+            /** Status By */
+            status_by: string | null;
+            /** Status Reason */
+            status_reason: string | null;
+            /** Status At */
+            status_at: string | null;
+            /** Bisection */
+            bisection: {
+                [key: string]: unknown;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Confirmed At */
+            confirmed_at: string | null;
+            /** Notified At */
+            notified_at: string | null;
+        };
+        /** ChangePage */
+        ChangePage: {
+            /** Items */
+            items: components["schemas"]["ChangeOut"][];
+            /** Total */
+            total: number;
+            /** Limit */
+            limit: number;
+            /** Offset */
+            offset: number;
+        };
         /**
          * CodecSetOut
          * @description The codec library versions a result was measured with (models/codecs.py).
@@ -474,6 +707,21 @@ export interface components {
             /** Offset */
             offset: number;
         };
+        /** CommitRef */
+        CommitRef: {
+            /** Sha */
+            sha: string;
+            /** Url */
+            url: string;
+            /** Message */
+            message: string | null;
+            /** Author */
+            author: string | null;
+            /** Date */
+            date: string | null;
+            /** Order */
+            order: number;
+        };
         /** CompareOut */
         CompareOut: {
             base: components["schemas"]["CompareSide"];
@@ -501,6 +749,8 @@ export interface components {
             delta_pct: number | null;
             /** P Value */
             p_value: number | null;
+            /** Q Value */
+            q_value?: number | null;
             /** Significant */
             significant: boolean;
             /** Regression */
@@ -575,6 +825,28 @@ export interface components {
             /** Offset */
             offset: number;
         };
+        /** DeliveryOut */
+        DeliveryOut: {
+            /** Id */
+            id: number;
+            /** Channel */
+            channel: string;
+            /** Target */
+            target: string;
+            /** Status */
+            status: string;
+            /** Attempts */
+            attempts: number;
+            /** Response Code */
+            response_code: number | null;
+            /** Error */
+            error: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+        };
         /** Dimensions */
         Dimensions: {
             /** Settings */
@@ -637,7 +909,10 @@ export interface components {
             /** Embedded */
             embedded: boolean;
         };
-        /** HistoryChange */
+        /**
+         * HistoryChange
+         * @description A recorded, confirmed change of the series (GET /changes/{change_id}).
+         */
         HistoryChange: {
             /** Sha */
             sha: string;
@@ -647,6 +922,12 @@ export interface components {
             delta_pct: number;
             /** P Value */
             p_value: number | null;
+            /** Change Id */
+            change_id?: number | null;
+            /** Status */
+            status?: string | null;
+            /** Direction */
+            direction?: string | null;
         };
         /** HistoryOut */
         HistoryOut: {
@@ -892,6 +1173,32 @@ export interface components {
             /** Running */
             running: components["schemas"]["RunOut"][];
         };
+        /** RangeCommit */
+        RangeCommit: {
+            /** Sha */
+            sha: string;
+            /**
+             * Parents
+             * @default []
+             */
+            parents: string[];
+            /** Author */
+            author?: string | null;
+            /** Author Email */
+            author_email?: string | null;
+            /** Date */
+            date?: string | null;
+            /** Message */
+            message?: string | null;
+        };
+        /**
+         * RangeIn
+         * @description Commits after the measured parent up to the changed commit, oldest first.
+         */
+        RangeIn: {
+            /** Commits */
+            commits: components["schemas"]["RangeCommit"][];
+        };
         /** Relative */
         Relative: {
             /** Ratio */
@@ -1126,6 +1433,21 @@ export interface components {
             min: number | null;
             /** Max */
             max: number | null;
+        };
+        /** StatusIn */
+        StatusIn: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "acknowledged" | "fixed" | "ignored";
+            /** Reason */
+            reason?: string | null;
+            /**
+             * By
+             * @description who decided (default: the token's name)
+             */
+            by?: string | null;
         };
         /** TradeoffOut */
         TradeoffOut: {
@@ -3151,6 +3473,302 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TriggerOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "changes-list_changes": {
+        parameters: {
+            query?: {
+                status?: ("open" | "acknowledged" | "fixed" | "ignored") | null;
+                /** @description detection's verdict (default confirmed; 'all' is not a state: omit with include_unconfirmed) */
+                state?: ("confirming" | "confirmed" | "rejected") | null;
+                include_unconfirmed?: boolean;
+                /** @description name, name@version or id */
+                machine?: string | null;
+                tag?: string | null;
+                dataset?: string | null;
+                setting?: number | null;
+                configuration_id?: number | null;
+                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                direction?: ("regression" | "improvement") | null;
+                commit?: string | null;
+                commit_from?: string | null;
+                commit_to?: string | null;
+                /** @description max 1000 (100000 for CSV) */
+                limit?: number;
+                offset?: number;
+                /** @description json (default) or csv */
+                format?: components["schemas"]["Format"] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON page, or CSV with ?format=csv / Accept: text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "changes-get_change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                change_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeDetail"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "changes-set_change_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                change_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeDetail"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "changes-bisection_range": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                change_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RangeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BisectionOut"];
                 };
             };
             /** @description bad request */
