@@ -1,7 +1,7 @@
 """changes (detection records) and notification deliveries (issue 11)
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0006
 Create Date: 2026-11-23 05:41:40.710044
 """
 
@@ -27,6 +27,7 @@ def upgrade() -> None:
     sa.Column('dataset_id', sa.Integer(), nullable=False),
     sa.Column('configuration_id', sa.Integer(), nullable=False),
     sa.Column('metric', sa.String(length=30), nullable=False),
+    sa.Column('codec_set_id', sa.Integer(), nullable=True),
     sa.Column('kind', sa.String(length=10), nullable=False),
     sa.Column('test', sa.String(length=20), nullable=False),
     sa.Column('direction', sa.String(length=12), nullable=False),
@@ -50,13 +51,14 @@ def upgrade() -> None:
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('confirmed_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('notified_at', sa.DateTime(timezone=True), nullable=True),
+    sa.ForeignKeyConstraint(['codec_set_id'], ['codec_sets.id'], name=op.f('fk_changes_codec_set_id_codec_sets'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['commit_id'], ['commits.id'], name=op.f('fk_changes_commit_id_commits'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['configuration_id'], ['configurations.id'], name=op.f('fk_changes_configuration_id_configurations'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['dataset_id'], ['datasets.id'], name=op.f('fk_changes_dataset_id_datasets'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['machine_id'], ['machines.id'], name=op.f('fk_changes_machine_id_machines'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['parent_commit_id'], ['commits.id'], name=op.f('fk_changes_parent_commit_id_commits'), ondelete='SET NULL'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_changes')),
-    sa.UniqueConstraint('machine_id', 'dataset_id', 'configuration_id', 'metric', 'commit_id', name='uq_changes_series_commit')
+    sa.UniqueConstraint('machine_id', 'dataset_id', 'configuration_id', 'metric', 'commit_id', 'codec_set_id', name='uq_changes_series_commit')
     )
     with op.batch_alter_table('changes', schema=None) as batch_op:
         batch_op.create_index('ix_changes_commit_machine', ['commit_id', 'machine_id'], unique=False)

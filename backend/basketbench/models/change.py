@@ -1,7 +1,8 @@
 """Changes found by detection, and the notifications sent about them.
 
-A change belongs to one series (machine version x dataset x configuration x metric)
-and one commit (the first commit with the new level) with its parent (the last
+A change belongs to one series (machine version x dataset x configuration x metric x
+codec series, see models/codecs.py; ``codec_set_id`` is the set the changed commit was
+measured with) and one commit (the first commit with the new level) with its parent (the last
 measured commit before it). ``state`` is detection's own verdict (confirming ->
 confirmed / rejected; exact metrics are confirmed at once); ``status`` is the
 people's workflow (open, acknowledged, fixed, ignored)."""
@@ -25,7 +26,7 @@ class Change(Base):
     __tablename__ = "changes"
     __table_args__ = (
         UniqueConstraint("machine_id", "dataset_id", "configuration_id", "metric", "commit_id",
-                         name="uq_changes_series_commit"),
+                         "codec_set_id", name="uq_changes_series_commit"),
         Index("ix_changes_commit_machine", "commit_id", "machine_id"),
         Index("ix_changes_series", "machine_id", "dataset_id", "configuration_id", "metric"),
         Index("ix_changes_state_status", "state", "status"),
@@ -40,6 +41,9 @@ class Change(Base):
     configuration_id: Mapped[int] = mapped_column(
         ForeignKey("configurations.id", ondelete="CASCADE"))
     metric: Mapped[str] = mapped_column(String(30))
+    # NULL: results stored before codec sets existed (the "legacy" series)
+    codec_set_id: Mapped[int | None] = mapped_column(
+        ForeignKey("codec_sets.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(10))  # exact | speed
     test: Mapped[str] = mapped_column(String(20))  # exact | single | pair | edivisive
     direction: Mapped[str] = mapped_column(String(12))

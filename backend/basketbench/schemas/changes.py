@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from basketbench.schemas.analysis import CodecSetOut
 from basketbench.schemas.catalog import ConfigurationOut, MachineRef
 from basketbench.schemas.common import Page
 
@@ -53,6 +54,7 @@ class ChangeOut(BaseModel):
     created_at: datetime
     confirmed_at: datetime | None
     notified_at: datetime | None
+    codecs: CodecSetOut | None = None  # the codec set the changed commit was measured with
 
 
 class ChangePage(Page[ChangeOut]):

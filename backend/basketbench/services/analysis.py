@@ -142,10 +142,11 @@ def choose_codecs(session: Session, where: list[Any], requested: str | None) -> 
         .join(Commit, Commit.id == Result.commit_id).where(*where)
         .group_by(Result.codec_set_id)).all())
     described = codec_service.describe(session, {i for i in latest if i is not None})
+    keys_of = codec_service.series_keys(session, latest)
     series: dict[str, list[int | None]] = defaultdict(list)
     newest: dict[str, tuple[int, int | None]] = {}
     for set_id, order in latest.items():
-        key = described[set_id]["series_key"] if set_id is not None else "legacy"
+        key = keys_of[set_id]
         series[key].append(set_id)
         if key not in newest or (order or 0) > newest[key][0]:
             newest[key] = (order or 0, set_id)
@@ -200,7 +201,7 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
         n=int(r[10]) if r[10] is not None else None, run_id=r[11],
         codecs=sets.get(r[12])) for r in rows]
     # Markers are the recorded changes (services/detection), so plot and inbox agree.
-    changes = series_markers(session, m.id, ds.id, conf.id, metric, lo, hi)
+    changes = series_markers(session, m.id, ds.id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
     downsampled = total > max_points
     if downsampled:

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, aliased
 
 from basketbench.models import (
     Change,
+    CodecSet,
     Commit,
     Configuration,
     Dataset,
@@ -21,6 +22,7 @@ from basketbench.models.base import utcnow
 from basketbench.models.result import METRICS
 from basketbench.schemas.changes import ChangeDetail, ChangeOut, CommitRef, DeliveryOut, StatusIn
 from basketbench.services.catalog import configuration_out, machine_ref
+from basketbench.services.codecs import codec_set_out
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import get_commit
 from basketbench.services.notify.summary import commit_url
@@ -45,13 +47,15 @@ class ChangeFilter:
 
 
 def _query() -> Any:
-    return (select(Change, Commit, Parent, Repository, Machine, Dataset, Configuration)
+    return (select(Change, Commit, Parent, Repository, Machine, Dataset, Configuration,
+                   CodecSet)
             .join(Commit, Commit.id == Change.commit_id)
             .outerjoin(Parent, Parent.id == Change.parent_commit_id)
             .join(Repository, Repository.id == Commit.repository_id)
             .join(Machine, Machine.id == Change.machine_id)
             .join(Dataset, Dataset.id == Change.dataset_id)
-            .join(Configuration, Configuration.id == Change.configuration_id))
+            .join(Configuration, Configuration.id == Change.configuration_id)
+            .outerjoin(CodecSet, CodecSet.id == Change.codec_set_id))
 
 
 def list_query(session: Session, f: ChangeFilter) -> Select[Any]:
@@ -91,7 +95,7 @@ def _commit_ref(repo: Repository, c: Commit | None) -> CommitRef | None:
 
 
 def to_out(row: Any) -> ChangeOut:
-    ch, commit, parent, repo, machine, ds, conf = row
+    ch, commit, parent, repo, machine, ds, conf, codec_set = row
     ref = _commit_ref(repo, commit)
     assert ref is not None
     return ChangeOut(
@@ -103,7 +107,8 @@ def to_out(row: Any) -> ChangeOut:
         q_value=ch.q_value, min_effect_pct=ch.min_effect_pct, state=ch.state, status=ch.status,
         status_by=ch.status_by, status_reason=ch.status_reason, status_at=ch.status_at,
         bisection=ch.bisection or {}, created_at=ch.created_at, confirmed_at=ch.confirmed_at,
-        notified_at=ch.notified_at)
+        notified_at=ch.notified_at,
+        codecs=codec_set_out(codec_set) if codec_set is not None else None)
 
 
 def get_detail(session: Session, change_id: int) -> ChangeDetail:
@@ -142,16 +147,21 @@ def set_status(session: Session, change_id: int, body: StatusIn, token_name: str
 
 
 def series_markers(session: Session, machine_id: int, dataset_id: int, configuration_id: int,
-                   metric: str, lo: int | None = None, hi: int | None = None
-                   ) -> list[dict[str, Any]]:
+                   metric: str, codec_set_ids: list[int | None], lo: int | None = None,
+                   hi: int | None = None) -> list[dict[str, Any]]:
     """History markers: the confirmed changes of one series (dicts shaped like
-    schemas.analysis.HistoryChange), so the plot and the Changes page agree."""
+    schemas.analysis.HistoryChange), so the plot and the Changes page agree.
+    ``codec_set_ids`` are the codec sets of the series the history shows (its choice)."""
+    present = [i for i in codec_set_ids if i is not None]
+    in_series = Change.codec_set_id.in_(present)
+    if None in codec_set_ids:
+        in_series = in_series | Change.codec_set_id.is_(None)
     stmt = (select(Change, Commit.sha, Parent.sha)
             .join(Commit, Commit.id == Change.commit_id)
             .outerjoin(Parent, Parent.id == Change.parent_commit_id)
             .where(Change.machine_id == machine_id, Change.dataset_id == dataset_id,
                    Change.configuration_id == configuration_id, Change.metric == metric,
-                   Change.state == "confirmed")
+                   Change.state == "confirmed", in_series)
             .order_by(Commit.order))
     if lo is not None:
         stmt = stmt.where(Commit.order >= lo)

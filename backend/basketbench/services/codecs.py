@@ -8,6 +8,7 @@ host's libraries, those of its machine fingerprint.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -19,6 +20,7 @@ from basketbench.models import CodecSet
 
 HOST = "host"
 BUILTIN = "builtin"
+LEGACY = "legacy"  # the series of results stored before codec sets existed
 
 
 def codec_set_key(name: str, root_version: str | None, libraries: dict[str, str]) -> str:
@@ -30,6 +32,19 @@ def series_key(name: str, key: str) -> str:
     """builtin: one series whatever the pinned versions (the commit pins them); any other
     set: one series per exact versions (a host upgrade is a new series)."""
     return BUILTIN if name == BUILTIN else key
+
+
+def series_keys(session: Session, ids: Iterable[int | None]) -> dict[int | None, str]:
+    """The series key of each codec set id (None: the legacy series). Analysis and
+    detection both group results by it, so a plot and its changes show one series."""
+    wanted = set(ids)
+    out: dict[int | None, str] = {None: LEGACY} if None in wanted else {}
+    present = {i for i in wanted if i is not None}
+    if present:
+        for set_id, key in session.execute(select(CodecSet.id, CodecSet.series_key)
+                                           .where(CodecSet.id.in_(present))):
+            out[set_id] = key
+    return out
 
 
 def codecs_of_document(doc: dict[str, Any]) -> tuple[str, str | None, dict[str, str]]:

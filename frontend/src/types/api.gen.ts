@@ -550,6 +550,7 @@ export interface components {
             confirmed_at: string | null;
             /** Notified At */
             notified_at: string | null;
+            codecs?: components["schemas"]["CodecSetOut"] | null;
             /** Evidence */
             evidence: {
                 [key: string]: unknown;
@@ -634,6 +635,7 @@ export interface components {
             confirmed_at: string | null;
             /** Notified At */
             notified_at: string | null;
+            codecs?: components["schemas"]["CodecSetOut"] | null;
         };
         /** ChangePage */
         ChangePage: {

@@ -39,7 +39,7 @@ def _set(group: list[Change], bisection: dict[str, Any]) -> None:
 
 def _value(session: Session, ch: Change, commit_id: int, run_ids: set[int] | None = None
            ) -> float | None:
-    key = (ch.dataset_id, ch.configuration_id)
+    key = history.change_series(session, [ch])[ch.id]
     values = history.load_series(session, ch.machine_id, [(commit_id, 0)], {key}, run_ids)
     for v in values.get(key, []):
         if ch.metric in ("ratio", "compressed_bytes"):

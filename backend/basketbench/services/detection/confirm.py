@@ -70,7 +70,8 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
     info = group[0].confirmation or {}
     machine_id = group[0].machine_id
     suspect_id, parent_id = group[0].commit_id, group[0].parent_commit_id
-    keys = {(ch.dataset_id, ch.configuration_id) for ch in group}
+    series_of = history.change_series(session, group)
+    keys = set(series_of.values())
     # Only reruns measured on this machine version count (the tag's queue may have others).
     parents = history.load_series(session, machine_id, [(parent_id or 0, 0)], keys,
                                   set(info.get("parent_run_ids", [])))
@@ -78,7 +79,7 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
                                    set(info.get("suspect_run_ids", [])))
     confs, usable = [], []
     for ch in group:
-        key = (ch.dataset_id, ch.configuration_id)
+        key = series_of[ch.id]
         pr = [r for v in parents.get(key, []) for r in v.runs.get(ch.metric, [])]
         sr = [r for v in suspects.get(key, []) for r in v.runs.get(ch.metric, [])]
         ev = ch.evidence or {}

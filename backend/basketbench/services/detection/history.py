@@ -1,5 +1,9 @@
 """Loading a machine's recent history for detection: per series, the measured commits
-in git order (with every run's median and samples), and the changes already recorded."""
+in git order (with every run's median and samples), and the changes already recorded.
+
+A series is grouped like analysis.history shows it: dataset x configuration x codec
+series (services/codecs.series_keys), so a host codec upgrade starts a new series and is
+never compared with the old versions' values."""
 
 from __future__ import annotations
 
@@ -13,9 +17,10 @@ from sqlalchemy.orm import Session
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Configuration, Dataset, Machine, Result
 from basketbench.models.result import ResultDocument
+from basketbench.services.codecs import series_keys
 
 HISTORY_COMMITS = 61  # the newest commit and 60 before it: window + e-divisive
-SeriesKey = tuple[int, int]  # dataset_id, configuration_id
+SeriesKey = tuple[int, int, str]  # dataset_id, configuration_id, codec series key
 
 
 @dataclass
@@ -24,6 +29,7 @@ class CommitValues:
 
     commit_id: int
     order: int
+    codec_set_id: int | None = None  # varies along a builtin series (the commit pins it)
     ratio: float | None = None
     compressed_bytes: float | None = None
     runs: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
@@ -49,7 +55,8 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     """Per series, the given commits' values in the given order (commits without a
     result for the series are left out). ``run_ids`` restricts to those runs."""
     order = {cid: o for cid, o in commits}
-    stmt = select(Result.dataset_id, Result.configuration_id, Result.commit_id, Result.ratio,
+    stmt = select(Result.dataset_id, Result.configuration_id, Result.codec_set_id,
+                  Result.commit_id, Result.ratio,
                   Result.compressed_bytes, Result.c_median, Result.d_median, Result.c_samples,
                   Result.d_samples).where(Result.machine_id == machine_id,
                                           Result.commit_id.in_(order),
@@ -59,13 +66,16 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     if keys is not None and len(keys) < 500:
         stmt = stmt.where(Result.dataset_id.in_({k[0] for k in keys}),
                           Result.configuration_id.in_({k[1] for k in keys}))
+    rows = session.execute(stmt).all()
+    codec_series = series_keys(session, {r[2] for r in rows})
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
-    for ds, conf, cid, ratio, cbytes, cmed, dmed, csamp, dsamp in session.execute(stmt):
-        if keys is not None and (ds, conf) not in keys:
+    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp in rows:
+        key = (ds, conf, codec_series[set_id])
+        if keys is not None and key not in keys:
             continue
-        cv = out[(ds, conf)].get(cid)
+        cv = out[key].get(cid)
         if cv is None:
-            cv = out[(ds, conf)][cid] = CommitValues(cid, order[cid])
+            cv = out[key][cid] = CommitValues(cid, order[cid], set_id)
         cv.ratio = ratio if ratio is not None else cv.ratio
         cv.compressed_bytes = float(cbytes) if cbytes is not None else cv.compressed_bytes
         for metric, median, samples in (("compress_mbps", cmed, csamp),
@@ -76,17 +86,27 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     return {k: sorted(v.values(), key=lambda c: (c.order, c.commit_id)) for k, v in out.items()}
 
 
+def change_series(session: Session, changes: list[Change]) -> dict[int, SeriesKey]:
+    """The series of each change, by change id."""
+    codec_series = series_keys(session, {ch.codec_set_id for ch in changes})
+    return {ch.id: (ch.dataset_id, ch.configuration_id, codec_series[ch.codec_set_id])
+            for ch in changes}
+
+
 def recorded_changes(session: Session, machine_id: int, keys: set[SeriesKey]
-                     ) -> dict[tuple[int, int, str], list[Change]]:
-    """Changes already recorded on these series of this machine version."""
-    out: dict[tuple[int, int, str], list[Change]] = defaultdict(list)
+                     ) -> dict[tuple[int, int, str, str], list[Change]]:
+    """Changes already recorded on these series of this machine version, per
+    (dataset, configuration, codec series, metric)."""
+    out: dict[tuple[int, int, str, str], list[Change]] = defaultdict(list)
     if not keys:
         return out
-    for ch in session.scalars(select(Change).where(
-            Change.machine_id == machine_id,
-            Change.dataset_id.in_({k[0] for k in keys}),
-            Change.configuration_id.in_({k[1] for k in keys}))):
-        out[(ch.dataset_id, ch.configuration_id, ch.metric)].append(ch)
+    changes = list(session.scalars(select(Change).where(
+        Change.machine_id == machine_id,
+        Change.dataset_id.in_({k[0] for k in keys}),
+        Change.configuration_id.in_({k[1] for k in keys}))))
+    of = change_series(session, changes)
+    for ch in changes:
+        out[(*of[ch.id], ch.metric)].append(ch)
     return out
 
 

@@ -77,55 +77,56 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     out = Outcome()
     now = utcnow()
 
-    def segment_start(key: tuple[int, int, str]) -> int:
+    def segment_start(key: tuple[int, int, str, str]) -> int:
         # A change being confirmed already splits the series: the commits after it are
         # not tested again against the old level while its reruns are pending.
         starts = [orders.get(ch.commit_id, -1) for ch in recorded.get(key, [])
                   if ch.state in ("confirmed", "confirming")]
         return max(starts, default=-(2**31))
 
-    def flagged(key: tuple[int, int, str]) -> set[int]:
+    def flagged(key: tuple[int, int, str, str]) -> set[int]:
         return {ch.commit_id for ch in recorded.get(key, [])}
 
-    # Exact metrics: any difference to the previous measured commit is a change.
-    for (ds, conf), values in series.items():
+    # Exact metrics: any difference to the previous measured commit of the same codec
+    # series is a change (another series' values are never compared).
+    for (ds, conf, cs), values in series.items():
         if len(values) < 2 or values[-1].commit_id != commit.id:
             continue
         prev, cur = values[-2], values[-1]
         for metric in EXACT_METRICS:
             a, b = getattr(prev, metric), getattr(cur, metric)
-            if a is None or b is None or a == b or commit.id in flagged((ds, conf, metric)):
+            if a is None or b is None or a == b or commit.id in flagged((ds, conf, cs, metric)):
                 continue
             if metric == "ratio" and math.isclose(a, b, rel_tol=1e-12):
                 continue  # float noise of the same sizes
             delta = (b - a) / abs(a) * 100 if a else math.inf
             ch = Change(commit_id=commit.id, parent_commit_id=prev.commit_id,
                         machine_id=machine_id, dataset_id=ds, configuration_id=conf,
-                        metric=metric, kind="exact", test="exact",
+                        codec_set_id=cur.codec_set_id, metric=metric, kind="exact", test="exact",
                         direction=direction(metric, delta), base_value=a, head_value=b,
                         delta_pct=delta if math.isfinite(delta) else 1e9, state="confirmed",
                         confirmed_at=now, detected_run_id=run_id,
                         evidence={"rule": "exact: sizes are deterministic, any change is real"})
             session.add(ch)
-            recorded[(ds, conf, metric)].append(ch)
+            recorded[(ds, conf, cs, metric)].append(ch)
 
     # Speeds: one family over every series and speed metric of this commit.
     rule = rule_for(settings)
     family: list[SeriesInput] = []
     meta: list[tuple[int, int, str, list[history.CommitValues]]] = []
-    for (ds, conf), values in series.items():
+    for (ds, conf, cs), values in series.items():
         if values[-1].commit_id != commit.id:
             continue
         for metric in SPEED_METRICS:
-            key = (ds, conf, metric)
+            key = (ds, conf, cs, metric)
             start = segment_start(key)
             seg = [v for v in values if v.order >= start and v.runs.get(metric)]
             if len(seg) < 3:
                 continue
             points = [SeriesPoint(v.commit_id, list(v.runs[metric]), list(v.samples[metric]))
                       for v in seg]
-            family.append(SeriesInput(key, points, history.min_effect(settings, names[(ds, conf)],
-                                                                      metric), flagged(key)))
+            family.append(SeriesInput(key, points, history.min_effect(
+                settings, names[(ds, conf, cs)], metric), flagged(key)))
             meta.append((ds, conf, metric, seg))
     session.flush()
     candidates = screen(family, rule) if family else []
@@ -134,10 +135,12 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         ds, conf, metric, seg = meta[c.series]
         pts = family[c.series].points
         suspect, parent = pts[c.position], pts[c.position - 1]
+        codec_set_id = next(v.codec_set_id for v in seg if v.commit_id == suspect.commit)
         reference = [p.median for p in pts[max(0, c.position - rule.window):c.position]]
         ch = Change(
             commit_id=suspect.commit, parent_commit_id=parent.commit, machine_id=machine_id,
-            dataset_id=ds, configuration_id=conf, metric=metric, kind="speed", test=c.test,
+            dataset_id=ds, configuration_id=conf, codec_set_id=codec_set_id, metric=metric,
+            kind="speed", test=c.test,
             direction=direction(metric, c.delta * 100), base_value=float(np.median(reference)),
             head_value=suspect.median, delta_pct=c.delta * 100,
             ci_low_pct=_pct(c.ci[0]), ci_high_pct=_pct(c.ci[1]), p_value=c.p_value,
