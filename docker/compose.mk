@@ -5,6 +5,6 @@
 .PHONY: compose-e2e
 
 compose-e2e: venv frontend-deps
-	@eval "$$(bash $(ROOT_DIR)/docker/e2e/engine.sh)" \
+	@engine="$$(bash $(ROOT_DIR)/docker/e2e/engine.sh)" && eval "$$engine" \
 	  && BASKETBENCH_COMPOSE_E2E=1 $(PY) -m pytest -q -rs -p no:cacheprovider --timeout 3000 \
 	       $(ROOT_DIR)/tests/compose
