@@ -40,7 +40,7 @@ COPY docker/worker-healthcheck.py /usr/local/bin/basketbench-worker-healthcheck
 RUN chmod 0755 /usr/local/bin/basketbench-worker-entrypoint /usr/local/bin/basketbench-worker-healthcheck
 USER basketbench
 VOLUME ["/var/lib/basketbench"]
-HEALTHCHECK --interval=30s --timeout=20s --start-period=60s --retries=3 \
+HEALTHCHECK --interval=30s --timeout=20s --start-period=300s --retries=3 \
   CMD ["basketbench-worker-healthcheck"]
 ENTRYPOINT ["basketbench-worker-entrypoint"]
 CMD ["basketbench", "worker"]
