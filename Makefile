@@ -17,6 +17,7 @@ PY_EXTRAS := dev$(if $(wildcard $(ROOT_DIR)/../shared/data/root-files/*.root),,$
 
 include bench-harness/harness.mk
 include frontend/frontend.mk
+include docker/compose.mk
 
 .PHONY: help setup system-deps venv demo demo-deps test test-python lint services codec-sources
 

@@ -1,8 +1,13 @@
 # syntax=docker/dockerfile:1
 # The API image: FastAPI + the built dashboard on one origin; migrates the database on start.
 
+# Base images are build arguments (defaults: the official images a deployment pulls), so the
+# same file builds where only locally made images exist (make compose-e2e).
+ARG NODE_IMAGE=node:20.19.0-bookworm-slim
+ARG PYTHON_IMAGE=python:3.11.10-slim-bookworm
+
 # --- stage 1: build the dashboard (static files only leave this stage) ---
-FROM node:20.19.0-bookworm-slim AS frontend
+FROM ${NODE_IMAGE} AS frontend
 WORKDIR /src/frontend
 COPY frontend/package.json frontend/package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +15,7 @@ COPY frontend/ ./
 RUN npm run build
 
 # --- stage 2: Python runtime ---
-FROM python:3.11.10-slim-bookworm AS runtime
+FROM ${PYTHON_IMAGE} AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \

@@ -2,7 +2,10 @@
 # A benchmark worker: C++ toolchain + codec dev libraries (to build each ROOT commit's
 # compression layer and link rzbench against it), git (the ROOT mirror), the harness.
 # The hardware tag comes from the environment: BASKETBENCH_TAG (see docker-compose.yml).
-FROM python:3.11.10-slim-bookworm
+# The base image is a build argument (default: the official image a deployment pulls), so the
+# same file builds where only locally made images exist (make compose-e2e).
+ARG PYTHON_IMAGE=python:3.11.10-slim-bookworm
+FROM ${PYTHON_IMAGE}
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -37,7 +40,7 @@ COPY docker/worker-healthcheck.py /usr/local/bin/basketbench-worker-healthcheck
 RUN chmod 0755 /usr/local/bin/basketbench-worker-entrypoint /usr/local/bin/basketbench-worker-healthcheck
 USER basketbench
 VOLUME ["/var/lib/basketbench"]
-HEALTHCHECK --interval=30s --timeout=20s --start-period=60s --retries=3 \
+HEALTHCHECK --interval=30s --timeout=20s --start-period=300s --retries=3 \
   CMD ["basketbench-worker-healthcheck"]
 ENTRYPOINT ["basketbench-worker-entrypoint"]
 CMD ["basketbench", "worker"]

@@ -8,6 +8,7 @@ continuations, JSON (exec) and shell forms, `--flag=value` options, multi-stage
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +44,9 @@ class Instruction:
 @dataclass(frozen=True)
 class Stage:
     index: int
-    image: str  # as written, e.g. python:3.11.10-slim-bookworm
+    image: str  # global ARG defaults substituted, e.g. python:3.11.10-slim-bookworm
     name: str | None
+    written: str = ""  # as written, e.g. ${PYTHON_IMAGE}
 
 
 @dataclass
@@ -78,6 +80,7 @@ def parse(path: Path) -> Dockerfile:
     text = path.read_text()
     result = Dockerfile(path=path)
     stage = -1
+    global_args: dict[str, str] = {}
     pending: list[str] = []
     start = 0
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -96,12 +99,18 @@ def parse(path: Path) -> Dockerfile:
         pending = []
         keyword, _, value = logical.partition(" ")
         keyword = keyword.upper()
+        if keyword == "ARG" and stage == -1:  # global build argument: usable in FROM
+            arg, _, default = value.strip().partition("=")
+            global_args[arg] = default
         if keyword == "FROM":
             stage += 1
             words = value.split()
             words = [w for w in words if not w.startswith("--")]
             name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else None
-            result.stages.append(Stage(index=stage, image=words[0], name=name))
+            image = re.sub(r"\$\{(\w+)\}|\$(\w+)",
+                           lambda m: global_args.get(m.group(1) or m.group(2), m.group(0)),
+                           words[0])
+            result.stages.append(Stage(index=stage, image=image, name=name, written=words[0]))
         result.instructions.append(Instruction(keyword, value.strip(), start, stage))
     if pending:
         raise ValueError(f"{path}: line continuation at end of file")

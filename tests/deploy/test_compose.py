@@ -174,7 +174,7 @@ def test_environment_comes_from_the_caller(
     assert len(ports) == 1
     port = ports[0]
     if isinstance(port, str):
-        published, target = port.split(":")[-2:]
+        published, target = port.split("/")[0].split(":")[-2:]
     else:
         published, target = port["published"], port["target"]
     assert (int(published), int(target)) == (8000, 8000)
@@ -186,6 +186,11 @@ def test_port_and_tag_overrides(compose: list[str], values: dict[str, str], tmp_
     port = yaml.safe_load(done.stdout)["services"]["api"]["ports"][0]
     published = port.split(":")[-2] if isinstance(port, str) else port["published"]
     assert int(published) == 18123
+    done = run_config(compose, MAIN, {**values, "BASKETBENCH_BIND_ADDRESS": "127.0.0.1"}, tmp_path)
+    assert done.returncode == 0, done.stderr
+    port = yaml.safe_load(done.stdout)["services"]["api"]["ports"][0]
+    host_ip = port.split(":")[0] if isinstance(port, str) else port["host_ip"]
+    assert host_ip == "127.0.0.1"
 
 
 @pytest.mark.parametrize("missing", [*SECRET_VARS, "BASKETBENCH_TAG"])

@@ -68,7 +68,7 @@ def test_base_images_are_pinned(dockerfile: Dockerfile) -> None:
         if stage.image in names:
             continue  # FROM <earlier stage>
         image = stage.image
-        assert "$" not in image, f"{image}: base image from a build argument"
+        assert "$" not in image, f"{stage.written}: a build argument without a default"
         if "@sha256:" in image:
             continue
         tag = image.rsplit(":", 1)[1] if ":" in image.rsplit("/", 1)[-1] else ""
@@ -76,6 +76,14 @@ def test_base_images_are_pinned(dockerfile: Dockerfile) -> None:
         assert re.search(r"\d", tag), f"{image}: tag names no version"
         if stage.name:
             names.add(stage.name)
+
+
+def test_base_images_are_build_arguments(dockerfile: Dockerfile) -> None:
+    # So that `make compose-e2e` builds the same files on locally made base images.
+    names = {s.name for s in dockerfile.stages if s.name}
+    for stage in dockerfile.stages:
+        if stage.written not in names:
+            assert re.fullmatch(r"\$\{[A-Z_]+_IMAGE\}", stage.written), stage.written
 
 
 def test_every_copy_source_exists_and_is_in_the_context(dockerfile: Dockerfile) -> None:
@@ -321,3 +329,22 @@ def test_worker_image_has_the_real_root_files_of_the_default_suite() -> None:
     suite = load_suites()[default_suite.group(1)]
     needed = {name for corpus in suite.corpora for name in corpus.files}
     assert needed and needed <= set(TESTDATA_FILES), sorted(needed - set(TESTDATA_FILES))
+
+
+def test_worker_entrypoint_trusts_a_mounted_root_repository(tmp_path: Path) -> None:
+    # A repository mounted from the host belongs to another user: git must be told to trust
+    # exactly that path, in a config the worker can write (found by `make compose-e2e`).
+    repo, worker_dir = tmp_path / "root", tmp_path / "worker"
+    repo.mkdir()
+    worker_dir.mkdir()
+    env = {"PATH": os.environ["PATH"], "BASKETBENCH_ROOT_REPO": str(repo),
+           "BASKETBENCH_WORKER_DIR": str(worker_dir), "HOME": str(tmp_path / "nohome")}
+    for _ in range(2):  # a restart adds nothing twice
+        done = subprocess.run(
+            ["sh", str(REPO / "docker" / "worker-entrypoint.sh"),
+             "git", "config", "--global", "--get-all", "safe.directory"],
+            capture_output=True, text=True, env=env, check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == [str(repo), f"{repo}/.git"]
+    assert (worker_dir / "gitconfig").is_file()
