@@ -115,7 +115,7 @@ def seed_catalog(conn: psycopg.Connection[Any], world: World) -> None:
                    ["id", "repository_id", "sha", "parents", "author", "author_email", "date",
                     "message", "branch", "order", "created_at"],
                    [(c.id, 1, c.sha, _json(c.parents), c.author,
-                     c.author.lower().replace(" ", ".") + "@cern.ch", c.date, c.message,
+                     c.author.lower().replace(" ", ".") + "@example.org", c.date, c.message,
                      c.branch, c.order, now) for c in commits])
         _copy_rows(cur, "machines",
                    ["id", "name", "tag", "version", "fingerprint", "fingerprint_hash",

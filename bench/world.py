@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
+from basketbench.services.machines import fingerprint_hash
 
 CODECS = {1: "zlib", 2: "lzma", 4: "lz4", 5: "zstd"}
 SETTINGS = tuple(a * 100 + lvl for a in CODECS for lvl in range(1, 10))
@@ -156,8 +157,8 @@ class World:
                            "compiler": "gcc 12.2.0", "compiler_flags": "-O2",
                            "libraries": {"zlib": "1.3.1", "lzma": "5.4.1", "lz4": "1.9.4",
                                          "zstd": "1.5.5", "xxhash": "0.8.1"}}
-            fingerprint["fingerprint_hash"] = hashlib.sha256(
-                f"{self.seed}:{name}".encode()).hexdigest()[:32]
+            # The API's own identity of a machine, so ingest finds the seeded one.
+            fingerprint["fingerprint_hash"] = fingerprint_hash(fingerprint)
             out.append({"id": i + 1, "name": name, "tag": tag, "fingerprint": fingerprint})
         return out
 
@@ -170,8 +171,9 @@ class World:
     def commit_list(self) -> list[Commit]:
         """A linear history with a one-commit side branch merged every MERGE_EVERY
         commits; order = 1 + max(parent orders), as the backend computes it."""
-        authors = ("Philippe Canal", "Jakob Blomer", "Oksana Shadura", "Danilo Piparo",
-                   "Vincenzo Padulano", "Jonas Rembser")
+        # invented people: seeded commits must never be attributed to real developers
+        authors = ("Ada Quill", "Boris Fennel", "Chiara Lomond", "Dev Okafor",
+                   "Elin Marsh", "Farid Tannen")
         out: list[Commit] = []
         mainline: list[Commit] = []
 

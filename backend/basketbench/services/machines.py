@@ -18,8 +18,11 @@ from basketbench.services.errors import Conflict, NotFound
 MAX_VERSION_RACES = 5
 # Codec library versions neither: a machine measures several codec sets (host, builtin,
 # named) and stays one machine; the set is part of each result's series (models/codecs.py).
+# Nor the codec build (backend, ROOT release): one machine measures ROOT commits, releases and
+# rootcompat alike, and its history shows them side by side; each document's `codecs` says
+# which code ran.
 VOLATILE_FIELDS = {"hostname", "fingerprint_hash", "host_name", "date", "load_avg", "executable",
-                   "libraries"}
+                   "libraries", "backend", "root_version"}
 
 
 def fingerprint_hash(fingerprint: dict[str, Any]) -> str:
