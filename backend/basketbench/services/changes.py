@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, and_, func, select
+from sqlalchemy import ColumnElement, Select, and_, func, select
 from sqlalchemy.orm import Session, aliased
 
 from basketbench.models import (
@@ -153,7 +153,7 @@ def series_markers(session: Session, machine_id: int, dataset_id: int, configura
     schemas.analysis.HistoryChange), so the plot and the Changes page agree.
     ``codec_set_ids`` are the codec sets of the series the history shows (its choice)."""
     present = [i for i in codec_set_ids if i is not None]
-    in_series = Change.codec_set_id.in_(present)
+    in_series: ColumnElement[bool] = Change.codec_set_id.in_(present)
     if None in codec_set_ids:
         in_series = in_series | Change.codec_set_id.is_(None)
     stmt = (select(Change, Commit.sha, Parent.sha)
