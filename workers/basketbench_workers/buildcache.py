@@ -12,14 +12,13 @@ relinks, instead of building the whole harness again.
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import shutil
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from basketbench.core.locks import file_lock
 
 from basketbench_workers.cachekey import BuildInputs
 from basketbench_workers.codecbuild import BuiltCodec
@@ -38,17 +37,6 @@ class BuildResult:
     prefix: Path | None
     cache_hit: bool
     seconds: float
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def _sync(source: Path, target: Path) -> None:
@@ -149,7 +137,7 @@ class BuildCache:
         start = time.monotonic()
         key = inputs.key()
         entry = self.entry(key)
-        with _locked(self.root / f"{key}.lock"):
+        with file_lock(self.root / f"{key}.lock"):
             binary = self.lookup(key)
             if binary is not None and binary.is_file():
                 seconds = time.monotonic() - start
@@ -200,7 +188,7 @@ class BuildCache:
             return None  # a ROOT profile's binary needs the commit's own codec library
         key = inputs.key()
         entry = self.entry(key)
-        with _locked(self.root / f"{key}.lock"):
+        with file_lock(self.root / f"{key}.lock"):
             if self.lookup(key) is not None:
                 return None
             shutil.rmtree(entry, ignore_errors=True)
@@ -217,7 +205,7 @@ class BuildCache:
     ) -> Path:
         flavour = "root" if prefix is not None else "rootcompat"
         name = f"harness-{harness_hash[:16]}-{flavour}"
-        with _locked(self.root / f"{name}.lock"):
+        with file_lock(self.root / f"{name}.lock"):
             stable_prefix = None
             if prefix is not None:
                 stable_prefix = self.root / name / "prefix"

@@ -8,16 +8,15 @@ archives' objects are later merged into libRootZip.a, so rzbench links exactly t
 
 from __future__ import annotations
 
-import fcntl
 import json
 import shutil
 import tarfile
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from basketbench.core.locks import file_lock
 
 from basketbench_workers.codecsets import CodecSet, Pin
 from basketbench_workers.codecsource import SourceArchive, obtain_source
@@ -38,17 +37,6 @@ class BuiltCodec:
     @property
     def archive(self) -> Path:
         return self.prefix / "lib" / ARCHIVE_NAME[self.library]
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def default_cache() -> Path:
@@ -112,7 +100,7 @@ def build_codec(
             return hit
     source = obtain_source(pin, cache, log, deadline)
     entry = _entry_for(pin, source.sha256, cache)
-    with _locked(cache / f"{entry.name}.lock"):
+    with file_lock(cache / f"{entry.name}.lock"):
         hit = _complete(entry, compiler)
         if hit is not None:
             return hit

@@ -9,7 +9,6 @@ rzbench is built against it once per harness version (`rzbench-<hash>/`); both a
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import platform
@@ -20,11 +19,11 @@ import sys
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from basketbench.core.locks import file_lock
 from basketbench.harness.paths import repo_root
 
 CACHE_ENV = "BASKETBENCH_CACHE_DIR"
@@ -142,17 +141,6 @@ def is_installed(release: Release) -> bool:
     return (release_dir(release) / "COMPLETE").is_file()
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
 Say = Callable[[str], None]
 
 
@@ -166,7 +154,7 @@ def install(release: Release, say: Say = _quiet) -> Path:
     target = release_dir(release)
     if is_installed(release):
         return prefix(release)
-    with _locked(cache_dir() / f".{release.version}.lock"):
+    with file_lock(cache_dir() / f".{release.version}.lock"):
         if is_installed(release):
             return prefix(release)
         started = time.monotonic()
@@ -245,7 +233,7 @@ def build_rzbench(
     done_marker = binary.parent / "COMPLETE"
     if done_marker.is_file() and binary.is_file():
         return binary
-    with _locked(release_dir(release) / ".build.lock"):
+    with file_lock(release_dir(release) / ".build.lock"):
         if done_marker.is_file() and binary.is_file():
             return binary
         started = time.monotonic()
