@@ -26,7 +26,7 @@ from basketbench.harness.extract import extract_corpus
 from basketbench.harness.root_release import Release, RootReleaseError
 from basketbench.harness.rzbench import BenchOptions, run_bench, run_verify
 
-from tests.harness.conftest import ROOT_FILES
+from tests.harness.conftest import real_file, real_files
 
 RELEASE = "6.40.00"
 REPO = Path(__file__).resolve().parents[2]
@@ -138,9 +138,10 @@ def test_release_backend_reports_the_codecs_that_run(
 
 @pytest.fixture(scope="module")
 def ground_truth_corpora(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    present = [ROOT_FILES / f for f in GROUND_TRUTH_FILES if (ROOT_FILES / f).is_file()]
+    files = {p.name: p for p in real_files()}
+    present = [files[f] for f in GROUND_TRUTH_FILES if f in files]
     if not present:
-        pytest.skip(f"real ROOT files not found in {ROOT_FILES}")
+        pytest.skip("real ROOT files not found (no ../shared/data/root-files, no testdata wheel)")
     out = tmp_path_factory.mktemp("gt")
     corpora = []
     for path in present:
@@ -192,9 +193,10 @@ def rewritten(release: tuple[Release, Path], tmp_path_factory: pytest.TempPathFa
               ) -> list[Path]:
     """HZZ and NanoAOD rewritten by ROOT 6.40.00 itself (PyROOT) at each setting."""
     rel, _ = release
-    inputs = [(ROOT_FILES / f, t) for f, t in REWRITE_INPUTS if (ROOT_FILES / f).is_file()]
+    files = {p.name: p for p in real_files()}
+    inputs = [(files[f], t) for f, t in REWRITE_INPUTS if f in files]
     if not inputs:
-        pytest.skip(f"real ROOT files not found in {ROOT_FILES}")
+        pytest.skip("real ROOT files not found (no ../shared/data/root-files, no testdata wheel)")
     out = tmp_path_factory.mktemp("pyroot")
     env = {**os.environ,
            "PYTHONPATH": os.pathsep.join([str(root_release.release_dir(rel)),
@@ -238,9 +240,7 @@ def test_old_fcompress_takes_the_algorithm_from_the_blocks(
 ) -> None:
     """A file with fCompress < 100 (ROOT 6.14 wrote 4 for LZ4-4) is recompressed with the
     algorithm its blocks name, not as ZLIB-4."""
-    source_file = ROOT_FILES / "uproot-HZZ-lz4.root"
-    if not source_file.is_file():
-        pytest.skip(f"{source_file} not found")
+    source_file = real_file("uproot-HZZ-lz4.root")
     lz4 = extract_corpus([source_file], tmp_path / "lz4.bbc")
     corpus = read_corpus(lz4.path)
     old = tmp_path / "old-style.bbc"
