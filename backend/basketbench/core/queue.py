@@ -108,9 +108,12 @@ def enqueue_task(name: str, args: list[object], queue: str,
     settings = settings or get_settings()
     if settings.dispatch == "none" or not settings.broker_url:
         return False
+    timeout = settings.broker_timeout
     try:
-        _celery(settings.broker_url).send_task(name, args=args, queue=queue)
+        _celery(settings.broker_url, timeout).send_task(name, args=args, queue=queue,
+                                                        retry=False)
         return True
     except Exception:
+        _reset(settings.broker_url, timeout)
         log.exception("could not send %s to queue %s", name, queue)
         return False
