@@ -5,7 +5,6 @@ import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
 import type { Config, Data, Layout, PlotMouseEvent, PlotRelayoutEvent } from 'plotly.js';
 import { downloadText, toCsv, type CsvCell } from './csv';
 import { useTheme } from './theme';
-import { plotText } from './plot-text';
 
 const loadPlotImpl = () => import('./plot-impl');
 const PlotImpl = lazy(loadPlotImpl);
@@ -55,7 +54,8 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
       plot_bgcolor: colors.bg,
       font: { color: colors.fg, size: 12 },
       // left-aligned: the mode bar (top right, on hover) never covers it
-      title: title ? { text: plotText(title), font: { size: 14 }, x: 0, xref: 'paper', xanchor: 'left' } : undefined,
+      // the title is markup (<br>, <sup>): callers pass outside text through plotText
+      title: title ? { text: title, font: { size: 14 }, x: 0, xref: 'paper', xanchor: 'left' } : undefined,
       hoverlabel: { namelength: -1 },
       legend: { orientation: 'v', font: { size: 11 } },
       ...layout,

@@ -114,7 +114,7 @@ export function HistoryPlot({
   return (
     <Plot
       id={`history-${metric}`}
-      title={`${METRIC_LABELS[metric] ?? metric}<br><sup>${context}</sup>`}
+      title={`${METRIC_LABELS[metric] ?? metric}<br><sup>${plotText(context)}</sup>`}
       data={data}
       pointCount={count}
       filename={`history-${metric}-${[...new Set(series.map((s) => `${s.key.dataset}-${s.key.machine}`))].join('-')}`}

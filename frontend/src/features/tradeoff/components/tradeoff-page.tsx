@@ -1,3 +1,4 @@
+import { plotText } from '@/lib/plot-text';
 import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router';
 import { useCommits, latestCommit } from '@/api/get-commits';
@@ -123,7 +124,7 @@ export function TradeoffPage() {
     return (
       <Plot
         id={`tradeoff-${key}`}
-        title={`ratio vs ${ylabel}${suffix}<br><sup>${shortSha(state.commit)} · ${state.dataset} · ${machines.join(', ')}</sup>`}
+        title={`ratio vs ${ylabel}${suffix}<br><sup>${shortSha(state.commit)} · ${plotText(state.dataset)} · ${plotText(machines.join(', '))}</sup>`}
         data={data}
         pointCount={count}
         filename={`${stem}-${key}`}
