@@ -28,10 +28,11 @@ def codec_set_key(name: str, root_version: str | None, libraries: dict[str, str]
     return hashlib.sha256(canonical).hexdigest()
 
 
-def series_key(name: str, key: str) -> str:
-    """builtin: one series whatever the pinned versions (the commit pins them); any other
-    set: one series per exact versions (a host upgrade is a new series)."""
-    return BUILTIN if name == BUILTIN else key
+def series_key(name: str, key: str, root_version: str | None = None) -> str:
+    """ROOT's own codecs -- builtin (the commit pins them) or a release's bundled copies
+    (root-6.40.00, ...) -- are one series whose versions vary per point; any other set is
+    one series per exact versions (a host upgrade is a new series)."""
+    return BUILTIN if name == BUILTIN or root_version else key
 
 
 def series_keys(session: Session, ids: Iterable[int | None]) -> dict[int | None, str]:
@@ -64,7 +65,7 @@ def ensure_codec_set(session: Session, name: str, root_version: str | None,
     if found is not None:
         return found
     row = CodecSet(key=key, name=name, root_version=root_version, libraries=libraries,
-                   series_key=series_key(name, key))
+                   series_key=series_key(name, key, root_version))
     try:
         with session.begin_nested():
             session.add(row)
