@@ -1,26 +1,37 @@
 """Issue 13's throughput figures in one run, on a database made by bench.seed:
 
 1. the hot reads (history, tradeoff, compare) timed one at a time against two API
-   servers on the same database, Python's collector at CPython's defaults
-   (``BASKETBENCH_GC=default``) and tuned (core/gc_tuning.py), queries interleaved
-   server by server so both see the same machine load;
+   servers on the same database, queries interleaved server by server so both see the
+   same machine load. By default the two servers differ in Python's collector
+   (``BASKETBENCH_GC=default`` vs tuned, core/gc_tuning.py); with ``--baseline REF`` they
+   run the code of git REF (its backend/ exported to a temporary directory, first on
+   PYTHONPATH) and this tree, and every hot answer is also compared between the two
+   (bytes of the decoded JSON); with ``--single`` only this tree runs;
 2. N concurrent readers (default 20) for S seconds against each: p50 / p95 / p99 and
    any non-200 (503 / 429 count as refusals, not errors);
-3. on the tuned server: the largest public request (CSV of 100 000 results) with the
-   server's peak RSS around it (VmHWM, reset through /proc/PID/clear_refs), and ingest
-   (1 uploader, then 2) in results/s end to end.
+3. the largest public request (CSV of 100 000 results) with the server's peak RSS around
+   it (VmHWM, reset through /proc/PID/clear_refs), and ingest (1 uploader, then 2) in
+   results/s end to end, rounds interleaved between the servers.
 
-    .venv/bin/python -m bench.hardening --database bb_bench --out /tmp/hardening.json
+``--throughput-only`` leaves out 2 and the CSV request. The measurement of the goals on
+an idle machine (history / compare p95, ingest results/s; ~4 minutes at 5 M results):
+
+    .venv/bin/python -m bench.hardening --database bb_bench --single --throughput-only \
+        --out /tmp/throughput.json
+
+Before / after in one run: ``--baseline main`` (or any commit) instead of ``--single``.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import subprocess
 import tempfile
 import threading
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +42,7 @@ import typer
 from bench.measure import (
     API,
     CpuMeter,
+    IngestTiming,
     Query,
     Server,
     Timing,
@@ -46,7 +58,45 @@ from bench.seed import DEFAULT_ADMIN, database_url
 from bench.world import World
 
 HOT = ("history", "tradeoff (commit", "compare")
-MODES = ("default", "tuned")
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Variant:
+    """One API server of the comparison: its label, environment and (for a baseline) the
+    directory whose ``backend/`` is imported instead of this tree's."""
+
+    label: str
+    env: dict[str, str] = field(default_factory=dict)
+    code: Path | None = None
+
+
+def export_backend(ref: str, into: Path) -> Path:
+    """``git archive REF backend migrations alembic.ini`` unpacked under ``into``: that
+    commit's API code (its start-up runs its own migrations, which must be the same)."""
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "backend", "migrations",
+                              "alembic.ini"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", ref],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    (into / "COMMIT").write_text(commit + "\n")
+    return into / "backend"
+
+
+def variants(baseline: str | None, single: bool, detection: bool,
+             tmp: Path) -> list[Variant]:
+    common = {"BASKETBENCH_MAX_IN_FLIGHT": "64",
+              "BASKETBENCH_DETECTION": "true" if detection else "false"}
+    if single:
+        return [Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})]
+    if baseline is None:
+        return [Variant(f"gc {mode}", {**common, "BASKETBENCH_GC": mode})
+                for mode in ("default", "tuned")]
+    code = export_backend(baseline, tmp)
+    commit = (tmp / "COMMIT").read_text().strip()
+    return [Variant(f"{baseline} ({commit})", {**common, "BASKETBENCH_GC": "tuned",
+                                               "PYTHONPATH": str(code)}, code),
+            Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})]
 
 
 def _rss_kb(pid: int, field: str) -> int:
@@ -114,19 +164,70 @@ def concurrent_readers(server: Server, hot: list[Query], readers: int, seconds: 
 
 
 def side_by_side(by_mode: dict[str, list[Timing]]) -> str:
-    names = [t.name for t in by_mode[MODES[0]]]
+    modes = list(by_mode)
+    names = [t.name for t in by_mode[modes[0]]]
     lines = [f"{'query':40} {'goal':>5} " + " ".join(
-        f"{m + ' p50':>13} {m + ' p95':>13} {m + ' p99':>13}" for m in MODES), "-" * 130]
+        f"{'p50':>8} {'p95':>8} {'p99':>8} {'cpu api':>8} {'cpu db':>7} |" for _ in modes),
+        f"{'':46} " + " ".join(f"{m[:47]:>48}|" for m in modes), "-" * (47 + 50 * len(modes))]
     for i, name in enumerate(names):
-        row = [by_mode[m][i] for m in MODES]
+        row = [by_mode[m][i] for m in modes]
         goal = f"{row[0].goal_ms:.0f}" if row[0].goal_ms else "-"
         lines.append(f"{name:40} {goal:>5} " + " ".join(
-            f"{t.p50_ms:13.1f} {t.p95_ms:13.1f} {t.p99_ms or 0:13.1f}" for t in row))
+            f"{t.p50_ms:8.1f} {t.p95_ms:8.1f} {t.p99_ms or 0:8.1f} {t.api_cpu_ms or 0:8.1f} "
+            f"{t.db_cpu_ms or 0:7.1f} |" for t in row))
     return "\n".join(lines)
 
 
+def same_answers(clients: dict[str, httpx.Client], hot: list[Query], per_query: int,
+                 seed: int) -> dict[str, Any]:
+    """The same requests to every server; the decoded answers must be the same bytes."""
+    checked, different = 0, []
+    for q in hot:
+        r = random.Random(f"{seed}:same:{q.name}")
+        for _ in range(per_query):
+            path, params, _check = q.make(r)
+            bodies = {m: c.get(API + path, params=params).content for m, c in clients.items()}
+            checked += 1
+            if len(set(bodies.values())) != 1:
+                different.append({"path": path, "params": params,
+                                  "sizes": {m: len(b) for m, b in bodies.items()}})
+    return {"requests": checked, "identical": checked - len(different),
+            "different": different[:5]}
+
+
+def combined(rounds: list[IngestTiming]) -> dict[str, Any]:
+    """Several interleaved ingest rounds of one server as one figure."""
+    docs = sum(r.documents for r in rounds)
+    stored = sum(r.results_stored for r in rounds)
+    seconds = sum(r.seconds for r in rounds)
+    settled = seconds + sum(r.settle_s for r in rounds)
+
+    def per_doc(attr: str) -> float | None:
+        values = [(getattr(r, attr), r.documents) for r in rounds]
+        if any(v is None for v, _ in values):
+            return None
+        return round(sum(v * n for v, n in values) / docs, 1)
+
+    return {"uploaders": rounds[0].uploaders, "documents": docs,
+            "results_per_document": rounds[0].results_per_document,
+            "document_bytes": rounds[0].document_bytes, "results_stored": stored,
+            "seconds": round(seconds, 2), "results_per_s": round(stored / seconds),
+            "results_per_s_settled": round(stored / settled),
+            "settle_s": round(settled - seconds, 2),
+            "p50_ms_of_rounds": [r.p50_ms for r in rounds],
+            "p95_ms_of_rounds": [r.p95_ms for r in rounds],
+            "api_cpu_ms_per_doc": per_doc("api_cpu_ms_per_doc"),
+            "db_cpu_ms_per_doc": per_doc("db_cpu_ms_per_doc"),
+            "duplicate_ok": all(r.duplicate_ok for r in rounds),
+            "problems": [p for r in rounds for p in r.problems][:5],
+            "goal_results_per_s": 20_000}
+
+
 def run(database: str, admin: str, requests: int, warmup: int, readers: int,
-        reader_seconds: float, csv_limit: int, ingest_docs: int, seed: int) -> dict[str, Any]:
+        reader_seconds: float, csv_limit: int, ingest_docs: int, seed: int,
+        baseline: str | None = None, single: bool = False, throughput_only: bool = False,
+        detection: bool = True, ingest_rounds: int = 2,
+        compare_answers: int = 20) -> dict[str, Any]:
     url = database_url(admin, database)
     cat = read_catalog(url)
     world = World(commits=max(len(cat.shas), 1), machines=len(cat.machines),
@@ -134,45 +235,67 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
                   seed=seed)
     hot = [q for q in queries(cat) if q.name.startswith(HOT)]
     report: dict[str, Any] = {"database": database, "results": cat.results,
-                              "uptime_before": _uptime(), "requests_per_query": requests}
+                              "uptime_before": _uptime(), "requests_per_query": requests,
+                              "detection": detection}
+    created: list[str] = []
     with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bb-hard-")))
         servers: dict[str, Server] = {}
-        for mode in MODES:
-            tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bb-hard-")))
-            servers[mode] = stack.enter_context(api_server(
-                database_url(admin, database, driver=True), tmp,
-                extra_env={"BASKETBENCH_GC": mode, "BASKETBENCH_MAX_IN_FLIGHT": "64"}))
+        for k, v in enumerate(variants(baseline, single, detection, tmp)):
+            work = tmp / f"server-{k}"
+            work.mkdir()
+            servers[v.label] = stack.enter_context(api_server(
+                database_url(admin, database, driver=True), work, extra_env=v.env))
+        report["servers"] = list(servers)
+        modes = list(servers)
         clients = {m: stack.enter_context(httpx.Client(base_url=s.url, timeout=120))
                    for m, s in servers.items()}
-        by_mode: dict[str, list[Timing]] = {m: [] for m in MODES}
-        for q in hot:  # interleaved: both servers see the same minutes of machine load
-            for mode in MODES:
+        if len(servers) > 1 and compare_answers:
+            report["same_answers"] = same_answers(clients, hot, compare_answers, seed)
+            typer.echo(f"  same answers: {report['same_answers']}", err=True)
+        by_mode: dict[str, list[Timing]] = {m: [] for m in modes}
+        for q in hot:  # interleaved: every server sees the same minutes of machine load
+            for mode in modes:
                 meter = CpuMeter(url, database, servers[mode].pid)
                 by_mode[mode].append(time_query(clients[mode], q, requests, warmup, seed,
                                                 meter=meter))
                 meter.close()
                 t = by_mode[mode][-1]
                 typer.echo(f"  [{mode}] {t.name}: p50 {t.p50_ms} p95 {t.p95_ms} "
-                           f"p99 {t.p99_ms} ms ({t.ok}/{t.requests} ok)", err=True)
+                           f"p99 {t.p99_ms} ms, cpu api {t.api_cpu_ms} db {t.db_cpu_ms} ms "
+                           f"({t.ok}/{t.requests} ok)", err=True)
         report["sequential"] = {m: [t.__dict__ for t in ts] for m, ts in by_mode.items()}
         report["side_by_side"] = side_by_side(by_mode)
-        report["concurrent"] = {}
-        for mode in MODES:
-            report["concurrent"][mode] = concurrent_readers(servers[mode], hot, readers,
-                                                            reader_seconds, seed)
-            typer.echo(f"  [{mode}] {readers} readers: {report['concurrent'][mode]}", err=True)
-        tuned = servers["tuned"]
-        report["largest_request"] = largest_request(tuned, csv_limit)
-        typer.echo(f"  largest request: {report['largest_request']}", err=True)
-        created: list[str] = []
-        meter = CpuMeter(url, database, tuned.pid)
-        report["ingest"] = [time_ingest(clients["tuned"], tuned.token, cat, world, ingest_docs,
-                                        seed, meter, uploaders=u,
-                                        first_commit=ingest_docs * (u - 1),
-                                        created=created).__dict__ for u in (1, 2)]
-        meter.close()
-        typer.echo(f"  ingest: {[(i['uploaders'], i['results_per_s']) for i in report['ingest']]}",
-                   err=True)
+        if not throughput_only:
+            report["concurrent"] = {}
+            for mode in modes:
+                report["concurrent"][mode] = concurrent_readers(servers[mode], hot, readers,
+                                                                reader_seconds, seed)
+                typer.echo(f"  [{mode}] {readers} readers: {report['concurrent'][mode]}",
+                           err=True)
+            report["largest_request"] = largest_request(servers[modes[-1]], csv_limit)
+            typer.echo(f"  largest request: {report['largest_request']}", err=True)
+        report["ingest"] = {}
+        per_round = max(1, ingest_docs // ingest_rounds)
+        next_commit = 0
+        for uploaders in (1, 2):
+            rounds: dict[str, list[IngestTiming]] = {m: [] for m in modes}
+            for k in range(ingest_rounds):
+                order = modes if k % 2 == 0 else modes[::-1]
+                for mode in order:
+                    meter = CpuMeter(url, database, servers[mode].pid)
+                    rounds[mode].append(time_ingest(
+                        clients[mode], servers[mode].token, cat, world, per_round, seed,
+                        meter, uploaders=uploaders, first_commit=next_commit,
+                        created=created))
+                    meter.close()
+                    next_commit += per_round
+            for mode in modes:
+                report["ingest"].setdefault(mode, []).append(combined(rounds[mode]))
+                i = report["ingest"][mode][-1]
+                typer.echo(f"  [{mode}] ingest, {uploaders} uploader(s): "
+                           f"{i['results_per_s']} results/s, cpu api {i['api_cpu_ms_per_doc']} "
+                           f"db {i['db_cpu_ms_per_doc']} ms/doc", err=True)
     report["ingested_commits_removed"] = remove_commits(url, created) if created else 0
     report["uptime_after"] = _uptime()
     return report
@@ -190,21 +313,43 @@ def main(
     readers: int = typer.Option(20, min=1, help="Concurrent readers."),
     reader_seconds: float = typer.Option(30.0, help="How long the readers read."),
     csv_limit: int = typer.Option(100_000, help="Rows of the largest public request."),
-    ingest_docs: int = typer.Option(10, min=1),
+    ingest_docs: int = typer.Option(20, min=1, help="Documents per server and uploader "
+                                    "count (864 results each at full scale)."),
+    ingest_rounds: int = typer.Option(2, min=1, help="Ingest rounds per server, "
+                                      "interleaved between the servers."),
+    baseline: str | None = typer.Option(None, help="A git ref (e.g. main): compare its "
+                                        "backend with this tree's instead of gc settings."),
+    single: bool = typer.Option(False, help="Only this tree (collector tuned): the goals."),
+    throughput_only: bool = typer.Option(False, help="Hot reads and ingest only: no "
+                                         "concurrent readers, no CSV export."),
+    detection: bool = typer.Option(True, help="Change detection after each ingest (the "
+                                   "product default); its CPU counts in ingest's."),
+    compare_answers: int = typer.Option(20, min=0, help="Requests per hot query sent to "
+                                        "every server to compare the answers' bytes."),
     seed: int = typer.Option(1),
     out: Path | None = typer.Option(None, help="Write the report as JSON here."),
 ) -> None:
+    if single and baseline:
+        raise typer.BadParameter("--single and --baseline exclude each other")
     report = run(database, admin_url, requests, warmup, readers, reader_seconds, csv_limit,
-                 ingest_docs, seed)
+                 ingest_docs, seed, baseline, single, throughput_only, detection,
+                 ingest_rounds, compare_answers)
     typer.echo(report["side_by_side"])
-    for mode, c in report["concurrent"].items():
-        typer.echo(f"{readers} readers, gc {mode}: {c['per_s']} answers/s, p50 {c['p50_ms']} "
+    if "same_answers" in report:
+        same = report["same_answers"]
+        typer.echo(f"answers compared: {same['identical']} of {same['requests']} identical")
+    for mode, c in report.get("concurrent", {}).items():
+        typer.echo(f"{readers} readers, {mode}: {c['per_s']} answers/s, p50 {c['p50_ms']} "
                    f"p95 {c['p95_ms']} p99 {c['p99_ms']} ms, statuses {c['statuses']}")
-    typer.echo(f"largest public request: {report['largest_request']}")
-    for i in report["ingest"]:
-        typer.echo(f"ingest, {i['uploaders']} uploader(s): {i['results_per_s']:,} results/s "
-                   f"(api {i['api_cpu_ms_per_doc']} ms + db {i['db_cpu_ms_per_doc']} ms CPU "
-                   f"per {i['results_per_document']}-result document)")
+    if "largest_request" in report:
+        typer.echo(f"largest public request: {report['largest_request']}")
+    for mode, rows in report["ingest"].items():
+        for i in rows:
+            typer.echo(f"ingest [{mode}], {i['uploaders']} uploader(s): "
+                       f"{i['results_per_s']:,} results/s ({i['results_per_s_settled']:,} "
+                       f"until the server was idle), api {i['api_cpu_ms_per_doc']} ms + db "
+                       f"{i['db_cpu_ms_per_doc']} ms CPU per {i['results_per_document']}-result "
+                       f"document, detection {'on' if detection else 'off'}")
     typer.echo(f"load: before {report['uptime_before']}; after {report['uptime_after']}")
     if out is not None:
         out.write_text(json.dumps(report, indent=2, default=str) + "\n")

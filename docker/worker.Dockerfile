@@ -10,12 +10,21 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    BASKETBENCH_WORKER_DIR=/var/lib/basketbench
+    BASKETBENCH_WORKER_DIR=/var/lib/basketbench \
+    BASKETBENCH_CODEC_CACHE=/var/lib/basketbench/codecs
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config git ca-certificates \
       zlib1g-dev liblzma-dev liblz4-dev libzstd-dev libxxhash-dev nlohmann-json3-dev \
  && rm -rf /var/lib/apt/lists/*
+# Pinned codec sets (builtin, named) build zstd / lz4 / xz from Debian's source packages:
+# the deb-src lines for bullseye / bookworm / trixie, written by the same script a host worker
+# runs (make codec-sources). Their Sources indexes stay in the image, since the worker runs
+# as a non-root user and cannot run apt-get update; the binary package lists go.
+COPY scripts/setup-codec-sources.sh /usr/local/lib/basketbench/setup-codec-sources.sh
+RUN bash /usr/local/lib/basketbench/setup-codec-sources.sh \
+ && find /var/lib/apt/lists -maxdepth 1 -type f -name '*_Packages*' -delete \
+ && apt-cache showsrc libzstd xz-utils lz4 | grep -q '^Version: 1.4.8'
 WORKDIR /app
 RUN groupadd --system --gid 10001 basketbench \
  && useradd --system --uid 10001 --gid basketbench --home-dir /app --no-create-home basketbench \

@@ -13,9 +13,8 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
-from starlette.staticfiles import StaticFiles
 
-from basketbench.api import errors, guards, security_headers
+from basketbench.api import errors, guards, security_headers, static_assets
 from basketbench.api.routes import (
     analysis,
     catalog,
@@ -70,9 +69,10 @@ def frontend_dist(settings: Settings) -> Path | None:
 
 
 def mount_frontend(app: FastAPI, dist: Path) -> None:
-    """Static files, and index.html for every other non-API path (history-API routing)."""
+    """Static files, and index.html for every other non-API path (history-API routing).
+    Caching and precompression: static_assets."""
     if (dist / "assets").is_dir():
-        app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
+        app.mount("/assets", static_assets.HashedAssets(directory=dist / "assets"), name="assets")
     index = dist / "index.html"
     root = dist.resolve()
 
@@ -82,8 +82,8 @@ def mount_frontend(app: FastAPI, dist: Path) -> None:
             return errors.error_response(404, "not_found", f"no API route /{path}")
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(root):
-            return FileResponse(candidate)
-        return FileResponse(index)
+            return static_assets.page_file(candidate)
+        return static_assets.page_file(index)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -101,11 +101,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             dispatcher = Dispatcher(app.state.sessionmaker, settings)
             dispatcher.start()
+        notifier = None
+        if settings.notify_webhook_url or settings.github_token:
+            from basketbench.services.notify.dispatcher import NotifyDispatcher
+
+            notifier = NotifyDispatcher(app.state.sessionmaker, settings)
+            notifier.start()
         # Everything alive now lives as long as the process: out of the collector's way.
         gc_tuning.apply(settings.gc)
         yield
         if dispatcher is not None:
             dispatcher.stop()
+        if notifier is not None:
+            notifier.stop()
         engine.dispose()
 
     app = FastAPI(

@@ -178,7 +178,7 @@ async function main() {
     });
 
     let historyUrl = '';
-    await test('history page: series, spread band, detected change, click opens compare', async () => {
+    await test('history page: series, spread band, detected change, a click shows the commit linked and opens compare', async () => {
       const page = await openPage(context);
       await page.goto(url(`/history?s=${encodeURIComponent(`101~${nano}~haswell-01~compress_mbps`)}&s=${encodeURIComponent(`505~${nano}~haswell-01~compress_mbps`)}`));
       await page.waitForSelector(rendered('history-compress_mbps'), { timeout: 30_000 });
@@ -214,11 +214,17 @@ async function main() {
       await page.mouse.move(pos.x, pos.y);
       await page.waitForSelector('[data-plot="history-compress_mbps"] .hoverlayer .hovertext', { timeout: 10_000 });
       await page.mouse.click(pos.x, pos.y);
+      // Plotly's hover holds no live link: the click shows the commit under the plot, linked
+      await page.waitForSelector(`[data-testid="point-details"][data-sha="${target}"]`, { timeout: 10_000 });
+      const link = await page.getAttribute('[data-testid="point-details"] [data-testid="point-commit-link"]', 'href');
+      check(link === `https://github.com/root-project/root/commit/${target}`, `the clicked point's commit links to its repository's page (${link})`);
+      check((await page.textContent('[data-testid="point-details"]')).includes('host: zstd'), 'the details name the codec versions of the point');
+      await page.click('[data-testid="point-compare"]');
       await page.waitForURL(/\/compare\?/, { timeout: 10_000 });
       const params = new URL(page.url()).searchParams;
       check(params.get('head') === target, `compare opened for the clicked commit (${params.get('head')?.slice(0, 10)})`);
-      await page.waitForFunction(() => new URL(location.href).searchParams.get('base'), null, { timeout: 10_000 });
-      check(new URL(page.url()).searchParams.get('base') === data.commits[4], 'base = parent of the clicked commit');
+      check(params.get('base') === data.commits[4], 'base = the previous point of the line (the parent here)');
+      check(params.get('codecs') === 'host', `compare stays in the line's codec series (${params.get('codecs')})`);
       await page.waitForSelector('[data-testid="compare-table"]', { timeout: 30_000 });
       const regressions = await page.locator('[data-testid="compare-table"] tr.row-regression').count();
       check(regressions > 0, `vanilla zlib shows as regressions (${regressions} rows)`);
@@ -443,6 +449,149 @@ async function main() {
       await page.goto(url(`/history?s=${encodeURIComponent(s0)}&from=${data.commits[6]}&to=${data.commits[2]}`));
       await page.waitForSelector('[data-testid="reversed-range"]', { timeout: 30_000 });
       check((await page.textContent('[data-testid="reversed-range"]')).includes('comes after'), 'a reversed history range says so and offers to swap');
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    const rel = data.releases;
+    const mainTraces = (page, plot) => page.evaluate((id) => {
+      const gd = document.querySelector(`[data-plot="${id}"] .js-plotly-plot`);
+      return (gd?._fullData ?? []).filter((t) => t.showlegend && !t.name.startsWith('changes'))
+        .map((t) => ({ name: t.name, x: [...t.x], shas: t.customdata.map((c) => c[4]), dash: t.line.dash, text: t.text }));
+    }, plot);
+
+    await test('codec series: history draws each series as its own line, a picker kept in the URL', async () => {
+      const page = await openPage(context);
+      const plot = 'history-compressed_bytes';
+      await page.goto(url(`/history?s=${encodeURIComponent(`505~${nano}~${rel.machine}~compressed_bytes`)}`));
+      await page.waitForSelector(rendered(plot), { timeout: 30_000 });
+      // the first answer names the other series, which then come as their own lines
+      check(await until(page, (id) => document.querySelector(`[data-plot="${id}"]`)?.getAttribute('data-points') === '3', plot),
+        'by default every codec series is drawn: 2 release points + the checkout');
+      const lines = await mainTraces(page, plot);
+      const builtin = lines.find((t) => t.name.endsWith('· builtin'));
+      const host = lines.find((t) => t.name.endsWith('· host'));
+      check(lines.length === 2, `one line per codec series (${lines.map((t) => t.name).join(' | ')})`);
+      check(builtin && builtin.shas.join() === rel.commits.join() && builtin.x.join() === '1,3', `the builtin line holds the two releases (${builtin?.x})`);
+      check(host && host.shas.join() === rel.checkout, `the host line holds the checkout alone (${host?.shas.length})`);
+      check(!lines.some((t) => t.shas.includes(rel.checkout) && t.shas.some((x) => rel.commits.includes(x))), 'no line joins the two codec series');
+      check(builtin?.dash !== host?.dash, `the series are told apart by their dash (${host?.dash} / ${builtin?.dash})`);
+      check(rel.versions.every((v) => (builtin?.text ?? []).includes(`ROOT ${v}`)), `the release points are named on the plot (${builtin?.text})`);
+      const options = await page.locator('select[name="codecs"] option').allTextContents();
+      const builtinOption = options.find((o) => o.startsWith('builtin:'));
+      const hostOption = options.find((o) => o.startsWith('host:'));
+      check(builtinOption?.startsWith("builtin: ROOT's own copies, ROOT 6.38.00 → 6.40.00 (zstd 1.4.8 → 1.5.7"), `the picker names builtin with its versions (${builtinOption})`);
+      check(/^host: .*zstd 1\.5\.4.*zlib 1\.2\.13/.test(hostOption ?? ''), `the picker names host with its versions (${hostOption})`);
+      check((await page.textContent('[data-testid="codec-note"]')).includes('dashed = builtin'), 'the page says which line is which series');
+      await page.screenshot({ path: path.join(SHOTS, 'history-codec-series.png'), fullPage: true });
+      await page.selectOption('select[name="codecs"]', 'builtin');
+      check(await until(page, () => new URL(location.href).searchParams.get('codecs') === 'builtin'), 'the chosen series goes to the URL');
+      check(await until(page, (id) => document.querySelector(`[data-plot="${id}"]`)?.getAttribute('data-points') === '2', plot), 'only the builtin series is drawn');
+      const shared = page.url();
+      const again = await openPage(context);
+      await again.goto(shared);
+      await again.waitForSelector(rendered(plot), { timeout: 30_000 });
+      check((await again.inputValue('select[name="codecs"]')) === 'builtin', 'the shared URL restores the picker');
+      const restored = await mainTraces(again, plot);
+      check(restored.length === 1 && restored[0].shas.join() === rel.commits.join(), `and draws the builtin line alone (${restored.map((t) => t.name)})`);
+      check(again.url() === shared, 'the shared URL is not rewritten on load');
+      await again.close();
+      await page.selectOption('select[name="codecs"]', '');
+      check(await until(page, () => !new URL(location.href).searchParams.has('codecs')), '"every codec series" is the default, left out of the URL');
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    await test('codec series: compare defaults within one series, no common series named, pickers link their commits', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/compare?machine=${rel.machine}`));
+      check(await until(page, () => new URL(location.href).searchParams.get('head') !== null), 'defaults are written into the URL');
+      const params = new URL(page.url()).searchParams;
+      check(params.get('base') === rel.commits[0] && params.get('head') === rel.commits[1],
+        `base and head are the two releases of the builtin series, not the lone checkout (${params.get('base')?.slice(0, 8)}..${params.get('head')?.slice(0, 8)})`);
+      await page.waitForSelector('[data-testid="compare-table"]', { timeout: 30_000 });
+      const codecs = await page.textContent('[data-testid="compare-codecs"]');
+      check(codecs.includes('ROOT 6.38.00') && codecs.includes('ROOT 6.40.00') && codecs.includes('zstd 1.4.8') && codecs.includes('zstd 1.5.7'),
+        `the codec versions of both sides are named (${codecs.slice(0, 80)}…)`);
+      const zstd = await page.locator('[data-testid="compare-table"] tbody tr', { hasText: 'ZSTD-5' }).filter({ hasText: 'compressed size' }).first().locator('td').nth(5).textContent();
+      check(/^\+4\.(39|40) %$/.test(zstd ?? ''), `the ZSTD-5 size change of the zstd update shows (${zstd})`);
+      const zlib = await page.locator('[data-testid="compare-table"] tbody tr', { hasText: 'ZLIB-1' }).filter({ hasText: 'compressed size' }).first().locator('td').nth(5).textContent();
+      check(zlib === '0.00 %', `ZLIB sizes unchanged (${zlib})`);
+      const picker = await page.locator('select[name="codecs"] option').allTextContents();
+      check(picker.length === 2 && picker[1].startsWith('builtin:'), `the compare picker offers the series both sides have (${picker.join(' | ')})`);
+      for (const [side, sha] of [['base', rel.commits[0]], ['head', rel.commits[1]]]) {
+        const href = await page.getAttribute(`[data-testid="${side}-link"]`, 'href');
+        check(href === `https://github.com/root-project/root/commit/${sha}`, `the ${side} picker shows its commit, linked (${href})`);
+      }
+      check((await page.locator('[data-testid="compare-summary"] a.commit-link').count()) === 2, 'the summary links base and head');
+      // a release against the checkout: no codec series in common, said so, no table
+      await page.goto(url(`/compare?base=${rel.commits[0]}&head=${rel.checkout}&machine=${rel.machine}`));
+      await page.waitForSelector('[data-testid="no-common-series"]', { timeout: 30_000 });
+      const said = await page.textContent('[data-testid="no-common-series"]');
+      check(said.includes('No codec series in common') && said.includes('builtin') && said.includes('host'), `a pair without a common series says so (${said.slice(0, 60)}…)`);
+      check((await page.locator('[data-testid="compare-table"]').count()) === 0, 'and shows no table mixing two series');
+      await page.screenshot({ path: path.join(SHOTS, 'compare-no-common-series.png'), fullPage: true });
+      await page.locator('[data-testid="no-common-series"] a', { hasText: 'builtin' }).click();
+      check(await until(page, (h) => new URL(location.href).searchParams.get('head') === h, rel.commits[1]), 'its suggestion compares within one series');
+      await page.waitForSelector('[data-testid="compare-table"]', { timeout: 30_000 });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    await test('trade-off: zoom kept in the URL and restored, a click shows the commit linked, codec series picker', async () => {
+      const page = await openPage(context);
+      const plot = '[data-plot="tradeoff-compress"] .js-plotly-plot';
+      await page.goto(url(`/tradeoffs?commit=${newest}&machine=haswell-01&dataset=${nano}`));
+      await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
+      const box = await page.locator('[data-plot="tradeoff-compress"] .nsewdrag').boundingBox();
+      await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.8, { steps: 5 });
+      await page.mouse.up();
+      check(await until(page, () => ['cx', 'cy'].every((k) => new URL(location.href).searchParams.has(k))), `zoom kept in the URL (cx=${new URL(page.url()).searchParams.get('cx')}, cy=${new URL(page.url()).searchParams.get('cy')})`);
+      const ranges = (p) => p.evaluate((sel) => {
+        const l = document.querySelector(sel)._fullLayout;
+        return [l.xaxis.range, l.yaxis.range].map((r) => r.map((v) => Number(v.toPrecision(4))).join('~')).join(' ');
+      }, plot);
+      const zoomed = await ranges(page);
+      const shared = page.url();
+      check(!new URL(shared).searchParams.has('dx'), 'the other panel keeps its whole range');
+      const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const again = await openPage(other);
+      await again.goto(shared);
+      await again.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
+      const restored = await ranges(again);
+      check(restored === zoomed, `a shared URL restores the zoom (${restored} / ${zoomed})`);
+      check(again.url() === shared, 'the zoomed link is not rewritten on load');
+      await other.close();
+      await page.dblclick('[data-plot="tradeoff-compress"] .nsewdrag', { position: { x: box.width / 2, y: box.height / 2 } });
+      check(await until(page, () => !new URL(location.href).searchParams.has('cx')), 'a double click resets the zoom and the URL');
+      // click the ZSTD-5 point: its commit, linked, under the plots
+      const pos = await page.evaluate((sel) => {
+        const gd = document.querySelector(sel);
+        const t = gd._fullData.find((d) => d.customdata?.some((c) => c[2] === 505 && c[3] === 0));
+        const i = t.customdata.findIndex((c) => c[2] === 505);
+        const { xaxis, yaxis, _size } = gd._fullLayout;
+        const b = gd.getBoundingClientRect();
+        return { x: b.left + _size.l + xaxis.l2p(t.x[i]), y: b.top + _size.t + yaxis.l2p(Math.log10(t.y[i])) };
+      }, plot);
+      await page.mouse.move(pos.x, pos.y);
+      await page.waitForSelector('[data-plot="tradeoff-compress"] .hoverlayer .hovertext', { timeout: 10_000 });
+      await page.mouse.click(pos.x, pos.y);
+      await page.waitForSelector('[data-testid="point-details"][data-setting="505"]', { timeout: 10_000 });
+      const href = await page.getAttribute('[data-testid="point-details"] [data-testid="point-commit-link"]', 'href');
+      check(href === `https://github.com/root-project/root/commit/${newest}`, `the clicked point's commit links to its page (${href})`);
+      check((await page.textContent('[data-testid="point-details"]')).includes('ZSTD-5'), 'the details name the clicked setting');
+      check((await page.getAttribute('.page-header a.commit-link', 'href'))?.endsWith(`/commit/${newest}`), 'the header links the commit');
+      // a release commit: its codec series is named and offered
+      await page.goto(url(`/tradeoffs?commit=${rel.commits[1]}&machine=${rel.machine}&dataset=${nano}`));
+      await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
+      const options = await page.locator('select[name="codecs"] option').allTextContents();
+      check(options.some((o) => o.startsWith('builtin:')), `the trade-off picker lists the commit's codec series (${options.join(' | ')})`);
+      check((await page.textContent('.page-header')).includes('ROOT 6.40.00'), 'the header names the codec versions shown');
+      await page.selectOption('select[name="codecs"]', 'builtin');
+      check(await until(page, () => new URL(location.href).searchParams.get('codecs') === 'builtin'), 'the trade-off codec series goes to the URL');
+      await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });

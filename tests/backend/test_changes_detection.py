@@ -103,10 +103,73 @@ def test_a_fluke_is_rejected_by_the_reruns(client: TestClient, auth: dict[str, s
     rejected = changes(client, state="rejected")
     assert len(rejected) == 4
     assert all(c["state"] == "rejected" for c in rejected)
+    # the parent's reruns are at the old level too: nothing moves to the parent
+    assert changes(client, state="confirming") == []
+    assert len([r for r in runs(client) if r["trigger"] == "confirm"]) == 4
+    detail = client.get(f"/api/v1/changes/{rejected[0]['id']}").json()
+    assert detail["confirmation"]["result"]["verdict"] == "rejected"
     hist = client.get("/api/v1/history", params={
         "machine": "bench-01", "dataset": "hzz", "setting": 505,
         "metric": "decompress_mbps"}).json()
     assert hist["changes"] == []
+
+
+def upload_queued_reruns(client: TestClient, auth: dict[str, str],
+                         scales: dict[int, float]) -> list[dict[str, Any]]:
+    """The confirmation runs still waiting for results, measured at the given levels
+    (commit index -> speed scale)."""
+    queued = [r for r in runs(client) if r["trigger"] == "confirm" and r["result_count"] == 0]
+    index = {sha(i): i for i in scales}
+    for k, run in enumerate(sorted(queued, key=lambda r: r["id"])):
+        i = index[run["commit"]]
+        ingest(client, auth, make_doc(i, seed=2000 + run["id"] + k, run_id=run["id"],
+                                      scale=scales[i]))
+    return queued
+
+
+def test_a_step_found_one_commit_late_moves_to_its_parent(client: TestClient,
+                                                         auth: dict[str, str]) -> None:
+    """The step is at commit 12, whose first run fell inside the noise; commit 13 shows
+    it. The reruns of 12 and 13 agree with each other, both at the new level: the change
+    moves to 12, and 12 is confirmed against 11 by a second round of reruns."""
+    step, late = HISTORY, HISTORY + 1
+    seed_history(client, auth)
+    ingest(client, auth, make_doc(step, scale=1.0))  # the step's first run: old level
+    ingest(client, auth, make_doc(late, scale=0.90))
+    first = changes(client, state="confirming")
+    assert first and {c["commit"]["sha"] for c in first} == {sha(late)}
+
+    round1 = upload_queued_reruns(client, auth, {step: 0.90, late: 0.90})
+    assert [r["commit"] for r in sorted(round1, key=lambda r: r["id"])] == [
+        sha(step), sha(late)] * 2
+    moved = changes(client, state="confirming")
+    assert moved and {(c["commit"]["sha"], c["parent"]["sha"]) for c in moved} == {
+        (sha(step), sha(step - 1))}
+    assert changes(client) == []  # nothing raised before the parent's own reruns
+    old = client.get(f"/api/v1/changes/{first[0]['id']}").json()
+    assert old["state"] == "rejected"
+    assert old["confirmation"]["result"]["verdict"] == "earlier"
+    assert old["confirmation"]["result"]["moved_to"] in {c["id"] for c in moved}
+    assert abs(old["confirmation"]["result"]["rerun_delta_pct"]) < 1.0
+
+    round2 = upload_queued_reruns(client, auth, {step - 1: 1.0, step: 0.90})
+    assert [r["commit"] for r in sorted(round2, key=lambda r: r["id"])] == [
+        sha(step - 1), sha(step)] * 2
+    raised = changes(client)
+    assert len(raised) == len(moved) and len(raised) >= 2
+    for c in raised:
+        assert (c["commit"]["sha"], c["parent"]["sha"]) == (sha(step), sha(step - 1))
+        # the median of 12's runs: its first (old-level) run does not move the estimate
+        assert c["state"] == "confirmed" and -11 < c["delta_pct"] < -9
+    detail = client.get(f"/api/v1/changes/{raised[0]['id']}").json()
+    assert detail["evidence"]["moves"] == 1
+    assert detail["evidence"]["moved_from"]["commit"] == sha(late)
+    assert detail["confirmation"]["result"]["rerun_delta_pct"] < -9
+    hist = client.get("/api/v1/history", params={
+        "machine": "bench-01", "dataset": "hzz", "setting": 505,
+        "metric": "decompress_mbps"}).json()
+    assert [(m["sha"], m["previous_sha"]) for m in hist["changes"]] == [
+        (sha(step), sha(step - 1))]
 
 
 def test_new_fingerprint_starts_a_new_series_without_alert(client: TestClient,

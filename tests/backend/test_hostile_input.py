@@ -9,10 +9,12 @@ import json
 import logging
 
 import httpx
+import orjson
 import pytest
 from basketbench.api import errors, guards
 from basketbench.models import Commit, Machine, WebhookDelivery
 from bb_factories import post_webhook, push_payload, sha
+from fastapi import HTTPException
 from sqlalchemy import func, select
 
 JSON = {"Content-Type": "application/json"}
@@ -145,6 +147,20 @@ def test_json_depth_is_iterative_and_exact():
     for _ in range(5000):  # deeper than Python's recursion limit
         deep = [deep]
     assert guards.json_depth(deep) == guards.MAX_JSON_DEPTH + 1
+
+
+@pytest.mark.parametrize("text", [
+    b"5", b"[]", b'{"a": [1, {"b": []}]}', b'{"[[[": "]]]", "b": [["{"]]}',
+    b'["}", "", "[", ["]", [""]]]', '{"é[": ["x"]}'.encode(), b'[[[[[[[[]]]]]]]]',
+])
+def test_raw_json_depth_is_the_parsed_depth(text: bytes):
+    """The byte-level count (ingest's fast path) agrees with the walk, brackets in
+    strings included; a backslash sends it to the walk."""
+    assert guards.raw_json_depth(text) == guards.json_depth(orjson.loads(text))
+    assert guards.raw_json_depth(b'["\\"[", [1]]') is None
+    deep = b"[" * 70 + b'"]]]]"' + b"]" * 70
+    with pytest.raises(HTTPException, match="nested deeper than 64"):
+        guards.loads(deep)
 
 
 def test_in_flight_and_export_caps_answer_at_once_with_retry_after():

@@ -111,3 +111,35 @@ def test_seed_rejects_bad_scale(pg_admin_url: str) -> None:
     bad = _run(["bench.seed", "--machines", "7", "--quiet"], pg_admin_url)
     assert bad.returncode == 2
     assert "machines must be 1..3" in bad.stderr
+
+
+@pytest.mark.integration
+def test_hardening_compares_a_commit_with_this_tree(bench_database: str, pg_admin_url: str,
+                                                    tmp_path: Path) -> None:
+    """bench.hardening --baseline: the commit's backend and this tree served side by side
+    on one database, the same answers from both, ingest measured on both and removed."""
+    seeded = _run(["bench.seed", "--database", bench_database, "--commits", str(COMMITS),
+                   "--machines", str(MACHINES), "--datasets", str(DATASETS),
+                   "--configurations", str(CONFIGURATIONS), "--quiet"], pg_admin_url)
+    assert seeded.returncode == 0, seeded.stderr
+    out = tmp_path / "hardening.json"
+    ran = _run(["bench.hardening", "--database", bench_database, "--baseline", "HEAD",
+                "--throughput-only", "--no-detection", "--requests", "3", "--warmup", "0",
+                "--ingest-docs", "2", "--ingest-rounds", "2", "--compare-answers", "2",
+                "--out", str(out)], pg_admin_url)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    report = json.loads(out.read_text())
+    assert len(report["servers"]) == 2 and report["servers"][1] == "this tree"
+    assert report["servers"][0].startswith("HEAD (")
+    same = report["same_answers"]
+    assert same["requests"] == 4 * 2 and same["identical"] == same["requests"], same
+    for label in report["servers"]:
+        timings = report["sequential"][label]
+        assert [t["ok"] for t in timings] == [3] * 4, timings
+        for ingest in report["ingest"][label]:
+            assert ingest["problems"] == [] and ingest["duplicate_ok"] is True
+            assert ingest["results_stored"] == 2 * PAIRS and ingest["results_per_s"] > 0
+    assert report["ingested_commits_removed"] == 2 * 2 * 2  # 2 servers x 2 uploader rounds
+    assert "answers compared: 8 of 8 identical" in ran.stdout
+    with psycopg.connect(_db_url(pg_admin_url, bench_database)) as conn:
+        assert conn.execute("SELECT count(*) FROM results").fetchone() == (600,)

@@ -1,12 +1,15 @@
 """The demo's release history: ROOT 6.38.00 and 6.40.00 measured with their own libCore as
-commits before the checkout's, on one machine, so history and compare show ROOT's changes.
+commits before the checkout's, on one machine, so history and compare show ROOT's changes,
+in the API and on the dashboard's bare history and compare pages (Chromium).
 
 Real wheels (cached in ~/.cache/basketbench/root-releases), embedded SQLite, the quick suite.
 """
 
 from __future__ import annotations
 
+import json
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -17,7 +20,8 @@ import httpx
 import pytest
 from basketbench.harness.root_release import RELEASES, release_commit_sha
 
-from .test_demo import COMMIT, _get, clean_env, free_port
+from .support import REPO
+from .test_demo import CHROMIUM, COMMIT, FRONTEND, _get, clean_env, free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.timeout(2400)]
 
@@ -92,6 +96,51 @@ def test_the_demo_history_shows_two_root_releases_and_the_checkout(tmp_path: Pat
                           if r["configuration"].get("preconditioner", "none") == "none"}
             assert by_setting[505]["delta_pct"] != 0, by_setting[505]
             assert by_setting[101]["delta_pct"] == 0, by_setting[101]
+        check_dashboard(url, tmp_path / "history-releases.png", old, new)
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def check_dashboard(url: str, shot: Path, old: str, new: str) -> None:
+    """A newcomer's bare history and compare pages, in Chromium: the releases' line beside the
+    checkout's, never joined, and compare defaulting to 6.38.00 -> 6.40.00 with the ZSTD
+    size change."""
+    missing = [what for what, ok in (
+        ("the built dashboard (make frontend-build)", (FRONTEND / "dist" / "index.html").is_file()),
+        ("frontend/node_modules", (FRONTEND / "node_modules" / "playwright-core").is_dir()),
+        ("node", shutil.which("node") is not None), ("Chromium", Path(CHROMIUM).exists()))
+        if not ok]
+    if missing:
+        pytest.skip(f"the API checks passed; the dashboard checks need {', '.join(missing)}")
+    done = subprocess.run(
+        ["node", str(REPO / "tests" / "deploy" / "dashboard_check.mjs"), str(FRONTEND), url,
+         str(shot), "releases"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["console_errors"] == [], seen["console_errors"]
+
+    history = seen["history"]
+    assert "hzz" in history["url"], history["url"]  # opens on real ROOT baskets
+    lines = {line["name"].rsplit(" · ", 1)[-1]: line for line in history["lines"]}
+    assert set(lines) == {"builtin", "host"}, history["lines"]
+    assert lines["builtin"]["shas"] == [old, new]  # the releases, in order, one line
+    assert lines["builtin"]["text"] == ["ROOT 6.38.00", "ROOT 6.40.00"]
+    assert lines["host"]["shas"] == [COMMIT]  # the checkout, its own line
+    assert lines["builtin"]["dash"] != lines["host"]["dash"]
+    options = history["codec_options"]
+    assert any(o.startswith("builtin: ROOT's own copies, ROOT 6.38.00 → 6.40.00 (zstd 1.4.8 → "
+                            "1.5.7") for o in options), options
+    assert any(o.startswith("host: ") for o in options), options
+    assert shot.stat().st_size > 10_000
+
+    compare = seen["compare"]
+    assert (compare["base"], compare["head"]) == (old, new), compare["url"]
+    assert not compare["no_common_series"]
+    assert "ROOT 6.38.00" in compare["codecs"] and "ROOT 6.40.00" in compare["codecs"]
+    sizes = {s["configuration"]: s["delta"] for s in compare["sizes"] if s["dataset"] == "hzz"}
+    assert sizes["ZSTD-5"] not in ("0.00 %", "—"), sizes  # zstd 1.4.8 -> 1.5.7
+    assert sizes["ZLIB-1"] == "0.00 %", sizes
+    assert compare["links"] == [old[:10], new[:10]], compare["links"]

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from basketbench.harness import root_groundtruth as gt
 from basketbench.harness import root_release
+from basketbench.harness import root_release_speed as speed
 from basketbench.harness.corpus_format import CorpusWriter, read_corpus
 from basketbench.harness.document import load_document
 from basketbench.harness.extract import extract_corpus
@@ -70,6 +73,17 @@ def test_release_names_and_errors() -> None:
                            match=f"x86_64 Linux only; this is {system} {machine}"):
             root_release.check_platform(system, machine)
     root_release.check_platform("Linux", "x86_64")
+
+
+def test_the_downloaded_wheel_is_found_whatever_its_case(tmp_path: Path) -> None:
+    """The 0.1a8 / 0.1a9 wheels (6.37.01, 6.39.01) are named ROOT-*.whl, later ones root-*.whl;
+    a case-sensitive glob made `--root-release 6.37.01` fail after a successful download."""
+    assert root_release.downloaded_wheel(tmp_path) is None
+    (tmp_path / "rootpy-1.0-py3-none-any.whl").write_bytes(b"")
+    assert root_release.downloaded_wheel(tmp_path) is None
+    wheel = tmp_path / "ROOT-0.1a8-cp311-cp311-manylinux_2_28_x86_64.whl"
+    wheel.write_bytes(b"")
+    assert root_release.downloaded_wheel(tmp_path) == wheel
 
 
 def test_cli_unknown_release_is_a_usage_error() -> None:
@@ -258,3 +272,79 @@ def test_old_fcompress_takes_the_algorithm_from_the_blocks(
     (entry,) = report["files"]
     assert entry["fcompress"] == 4 and entry["recompressed_setting"] == 404
     assert entry["size_ratio"] == pytest.approx(1.0, abs=1e-4)
+
+
+# --- speed between releases, by instruction counts (issue 9: "LZMA decompression 1.7x faster") --
+
+
+@pytest.fixture(scope="module")
+def small_hzz(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first 20 HZZ baskets (286 kB): enough for stable per-byte counts, fast under
+    callgrind (~3 s of CPU per run, most of it loading libCore)."""
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed (scripts/system-deps.sh installs it)")
+    full = extract_corpus([real_file("uproot-HZZ-uncompressed.root")],
+                          tmp_path_factory.mktemp("hzz") / "full.bbc")
+    corpus = read_corpus(full.path)
+    small = full.path.with_name("hzz20.bbc")
+    with CorpusWriter(small, "hzz20", created_by="test: first 20 HZZ baskets") as writer:
+        writer.add_file(corpus.files[0].path, corpus.files[0].fcompress, corpus.files[0].sha256)
+        for i, (b, raw) in enumerate(corpus.iter_raw()):
+            if i == 20:
+                break
+            writer.add_basket(
+                file=0, tree=b.tree, branch=b.branch, basket=b.basket,
+                element_size=b.element_size, entries=b.entries, data_bytes=b.data_bytes,
+                entry_offsets=b.entry_offsets, raw=raw, root_compressed=corpus.root_compressed(i),
+            )
+        writer.commit()
+    return small
+
+
+def test_callgrind_parsing_agrees_with_callgrind_annotate(
+    release: tuple[Release, Path], small_hzz: Path, tmp_path: Path
+) -> None:
+    """Our reader of callgrind's format gives the inclusive costs valgrind's own tool gives."""
+    _rel, binary = release
+    out = tmp_path / "callgrind.out"
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(binary),
+         *speed.bench_arguments([small_hzz], [101], 1, 0, tmp_path / "r.json")],
+        capture_output=True, check=True)
+    ours = speed.parse_callgrind(out, (speed.COMPRESS_PASS, speed.DECOMPRESS_PASS))
+    annotate = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)],
+                              capture_output=True, text=True, check=True).stdout
+    for name, cost in ours.items():
+        line = next(x for x in annotate.splitlines() if f":{name} [" in x)
+        assert cost.inclusive["Ir"] == int(line.split()[0].replace(",", ""))
+        assert cost.calls == 3  # validation, warm-up, one sample (--min-samples 1 --target-ms 0)
+
+
+def test_lzma_decompression_runs_fewer_instructions_in_6_40(
+    release: tuple[Release, Path], small_hzz: Path
+) -> None:
+    """6.38.00 (xz 5.2.4) vs 6.40.00 (xz 5.8.2), deterministic counts: LZMA-1 decompression
+    executes ~9-11 % fewer instructions in 6.40 and mispredicts (callgrind's branch model) ~3x
+    less; ZLIB, the host's libz in both, is the control and costs the same."""
+    _rel, new_binary = release
+    _old, old_binary = root_release.release_rzbench("6.38.00")
+    runs = [(binary, s) for binary in (old_binary, new_binary) for s in (101, 201)]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # four callgrind processes, two at a time
+        counted = list(pool.map(
+            lambda run: speed.count_instructions(run[0], small_hzz, run[1], branch_sim=True),
+            runs))
+    old = {r.setting: r for r in counted[:2]}
+    new = {r.setting: r for r in counted[2:]}
+    for result in (*old.values(), *new.values()):
+        # three passes each; after the first (which loads libCore) they cost the same
+        assert len(result.compress_passes) == len(result.decompress_passes) == 3
+        for passes in (result.compress_passes, result.decompress_passes):
+            assert passes[2] == pytest.approx(passes[1], rel=5e-3)
+    assert old[101].decompress_ir == pytest.approx(new[101].decompress_ir, rel=1e-3)
+    assert old[101].compress_ir == pytest.approx(new[101].compress_ir, rel=1e-3)
+    instructions = old[201].decompress_ir / new[201].decompress_ir
+    mispredictions = old[201].decompress["Bcm"] / new[201].decompress["Bcm"]
+    print(f"\nLZMA-1 decompression, 6.38.00 / 6.40.00: instructions {instructions:.3f}, "
+          f"simulated branch mispredictions {mispredictions:.2f}")
+    assert 1.04 < instructions < 1.3
+    assert mispredictions > 2

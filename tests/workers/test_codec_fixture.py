@@ -1,33 +1,57 @@
-"""Pinned codec versions end to end, on a ROOT-layout repository with ROOT's real zlib.
+"""Pinned codec versions end to end, on a ROOT-layout repository of ROOT's real sources.
 
-The repository is assembled at test time from tests/fixtures/root-sources (ROOT 6.32's
-Cloudflare builtins/zlib, verbatim, see MANIFEST.json) plus basketbench's rootcompat codec
-layer in ROOT's directories, and builtins/{zstd,lz4,lzma}/CMakeLists.txt pinning versions
-and archive checksums in the form of ROOT's builtins/lzma/CMakeLists.txt:
+The repository is assembled at test time from tests/fixtures/root-sources; MANIFEST.json gives
+each file's origin, commit (or package version), length and sha256, and where it goes in the
+tree:
+- ROOT's own compression layer: core/zip/src/RZip.cxx (3d9016c, ~6.20, with ZSTD),
+  Compression.cxx (03e435c), core/lzma/src/ZipLZMA.c (4cf3c35), core/zstd/src/ZipZSTD.cxx
+  (810f777), core/lz4/src/ZipLZ4.cxx (07f10ce), their headers (Compression.h d04e4d1, the
+  Zip*.h at 07f10ce) and ROOT/RConfig.hxx (02e617b);
+- ROOT 6.32's Cloudflare builtins/zlib (the cppyy-cling 6.32.8 sdist);
+- three files of ours, marked so in the manifest, where no fitting stored version exists:
+  core/zip/inc/RZip.h, core/zip/src/Bits.h and a stand-in for ROOT's old "CS" codec that
+  aborts when used (the CS codec itself is not part of the fixture);
+- builtins/{zstd,lz4,lzma}/CMakeLists.txt pinning versions and archive checksums, written by
+  this test in the form of ROOT's builtins/lzma/CMakeLists.txt:
 
   cf-148   Cloudflare zlib, zstd 1.4.8, lz4 1.10.0, xz 5.4.1
   cf-157   the same tree with zstd 1.5.7 pinned
   vanilla  builtins/zlib's Cloudflare files removed: the system zlib (the March 2026 switch)
   xz-582   ROOT's real builtins/lzma pin (xz 5.8.2, an archive Debian does not carry)
 
-A signed push webhook runs them on a real worker with the suite's `builtin` codec set
-(zstd / lz4 / xz built from Debian's source packages, cached by version); the API's history
-and compare answers must show: a ZSTD size change at the zstd upgrade, no LZ4 / LZMA change
-across the Cloudflare commits, the ZLIB compression-speed step at the vanilla switch (judged
-by speed ratios within one run), and the unobtainable xz failing its run with the reason.
+The worker's packaged build profiles compile it (root-cloudflare-zlib before the switch,
+root-vanilla-zlib after, chosen automatically) and rzbench's `root` backend runs it.
+- Byte for byte: ROOT's layer, built over the host's libraries, against rzbench's rootcompat
+  layer over the same libraries, on every HZZ basket at 101-109, 201-209, 401-409, 501-509.
+- The pipeline: a signed push webhook runs the four commits on a real worker with the suite's
+  `builtin` codec set (zstd / lz4 / xz built from Debian's source packages, cached by
+  version); the API's history and compare answers must show a ZSTD size change at the zstd
+  upgrade, no LZ4 / LZMA change across the Cloudflare commits, the ZLIB compression-speed
+  step at the vanilla switch (judged by speed ratios within one run), and the unobtainable xz
+  failing its run with the reason.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import os
 import statistics
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from basketbench.harness import root_groundtruth as gt
+from basketbench.harness.extract import extract_corpus
+from basketbench_workers.procs import Deadline
+from basketbench_workers.profiles import load_profiles
+from basketbench_workers.rootbuild import build_library
+from basketbench_workers.toolchain import detect_toolchain
+
+from tests.harness.conftest import real_file
 
 from .conftest import (
     FINAL,
@@ -38,71 +62,94 @@ from .conftest import (
     unique_tag,
     wait_for,
 )
-from .gitrepo import commit_files, git, init_repo
-from .layout import rootcompat_layout_files
+from .rootsources import (
+    FIXTURE,
+    build_repo,
+    fixture_tree,
+    manifest_entries,
+    vanilla_tree,
+)
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = [pytest.mark.slow]
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "root-sources"
-# Debian's orig archives (sha256 from Debian's signed Sources indexes).
-ARCHIVES = {
-    ("zstd", "1.4.8"): "1e8ce5c4880a6d5bd8d3186e4186607dd19b64fc98a3877fc13aeefd566d67c5",
-    ("zstd", "1.5.7"): "0c092ef267edce57ba7f3f2645c861f72eaf5e76273c6c3632869423464b90a5",
-    ("lz4", "1.10.0"): "537512904744b35e232912055ccf8ec66d768639ff3abe5788d90d792ec5f48b",
-    ("lzma", "5.4.1"): "5d9827aa1875b21c288f78864bb26d2650b436ea8d2cad364e4921eb6266a5a5",
-}
-NAMES = {"zstd": "ZSTD", "lz4": "LZ4", "lzma": "LZMA"}
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ROOTCOMPAT_SO = REPO_ROOT / "bench-harness" / "build" / "librootcompat_rzip.so"
 
 
-def pin_file(library: str, version: str) -> str:
-    """builtins/<lib>/CMakeLists.txt pinning a Debian source archive, written in the form of
-    ROOT's builtins/lzma/CMakeLists.txt (the test's own text, not ROOT's)."""
-    name = NAMES[library]
-    return (
-        f"# Pinned for the basketbench codec fixture (Debian's source archive).\n"
-        f"set(ROOT_{name}_VERSION {version})\n"
-        f'set(ROOT_{name}_HASH "{ARCHIVES[(library, version)]}")\n'
-    )
+def test_manifest_names_every_file_and_marks_ours() -> None:
+    entries = manifest_entries()
+    stored = {str(p.relative_to(FIXTURE)) for p in FIXTURE.rglob("*") if p.is_file()
+              and p.parent.name not in ("suites",) and p.name != "MANIFEST.json"}
+    assert stored == {e["file"] for e in entries}  # nothing unlisted, nothing missing
+    for entry in entries:
+        if entry.get("ours"):
+            assert entry["file"].startswith("ours/") and entry["reason"], entry
+            assert b"NOT ROOT's" in (FIXTURE / entry["file"]).read_bytes()
+        else:
+            assert entry["origin"] and (entry.get("commit") or "cppyy" in entry["origin"])
+    real = {e["tree_path"] for e in entries if not e.get("ours")}
+    assert {"core/zip/src/RZip.cxx", "core/zip/src/Compression.cxx", "core/lzma/src/ZipLZMA.c",
+            "core/zstd/src/ZipZSTD.cxx", "core/lz4/src/ZipLZ4.cxx",
+            "builtins/zlib/deflate_cf.c"} <= real
 
 
-def verified_fixture_files() -> dict[str, bytes]:
-    """The stored ROOT sources (path in the fixture -> bytes), each checked against its
-    manifest entry (length, sha256) first."""
-    manifest = json.loads((FIXTURE / "MANIFEST.json").read_text())
-    files = {}
-    for entry in manifest["files"]:
-        data = (FIXTURE / entry["file"]).read_bytes()
-        assert len(data) == entry["length"], entry["file"]
-        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["file"]
-        files[entry["file"]] = data
-    return files
+def build_shared_layer(profile_name: str, tree_files: dict[str, str | bytes],
+                       work: Path) -> Path:
+    """The tree's compression layer built by a packaged profile over the host's libraries,
+    then linked into a shared library for ctypes (as the ground-truth tests load rootcompat)."""
+    tree = work / "tree"
+    for rel, data in tree_files.items():
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_bytes(data.encode() if isinstance(data, str) else data)
+    profile = load_profiles()[profile_name]
+    toolchain = detect_toolchain()
+    archive = build_library(profile, tree, work / "prefix", work / "build", toolchain,
+                            work / "build.log", Deadline("build", 1200),
+                            int(os.environ.get("BASKETBENCH_BUILD_JOBS", "2")),
+                            {"ROOT_COMMIT": "fixture"})
+    shared = work / f"lib{profile_name}.so"
+    subprocess.run([toolchain.cxx, "-shared", "-o", str(shared), "-Wl,--whole-archive",
+                    str(archive), "-Wl,--no-whole-archive",
+                    *[f"-l{lib}" for lib in profile.link_libraries]], check=True)
+    return shared
 
 
-def build_repo(path: Path) -> tuple[Path, dict[str, str], dict[str, str]]:
-    repo = init_repo(path)
-    messages: dict[str, str] = {}
-    shas: dict[str, str] = {}
+@pytest.fixture(scope="module")
+def hzz_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("hzz") / "uproot-HZZ-uncompressed.bbc"
+    extract_corpus([real_file("uproot-HZZ-uncompressed.root")], out,
+                   "uproot-HZZ-uncompressed")
+    return out
 
-    def commit(key: str, files: dict[str, str | bytes], message: str) -> None:
-        shas[key] = commit_files(repo, files, message)
-        messages[shas[key]] = message
 
-    tree: dict[str, str | bytes] = dict(rootcompat_layout_files())
-    tree.pop("builtins/zlib/README", None)
-    stored = verified_fixture_files()
-    tree.update({p: d for p, d in stored.items() if p.startswith("builtins/zlib/")})
-    tree.update({f"builtins/{lib}/CMakeLists.txt": pin_file(lib, v)
-                 for lib, v in (("zstd", "1.4.8"), ("lz4", "1.10.0"), ("lzma", "5.4.1"))})
-    commit("cf-148", tree, "core: Cloudflare zlib, builtin zstd 1.4.8")
-    commit("cf-157", {"builtins/zstd/CMakeLists.txt": pin_file("zstd", "1.5.7")},
-           "builtins: zstd 1.5.7")
-    git(repo, "rm", "-q", *[p for p in tree if p.startswith("builtins/zlib/")])
-    commit("vanilla", {"builtins/zlib/README": "zlib: the system's (vanilla) zlib\n"},
-           "builtins: replace Cloudflare zlib with vanilla zlib")
-    real_lzma = stored["root-project-root/builtins/lzma/CMakeLists.txt"]
-    commit("xz-582", {"builtins/lzma/CMakeLists.txt": real_lzma},
-           "builtins: ROOT's xz 5.8.2 pin")
-    return repo, shas, messages
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("profile_name", ["root-vanilla-zlib", "root-cloudflare-zlib"])
+def test_roots_layer_matches_rootcompat_byte_for_byte(
+    profile_name: str, hzz_corpus: Path, tmp_path: Path
+) -> None:
+    if not ROOTCOMPAT_SO.is_file():
+        pytest.skip(f"{ROOTCOMPAT_SO} is not built (make harness-build)")
+    cloudflare = profile_name == "root-cloudflare-zlib"
+    shared = build_shared_layer(profile_name, fixture_tree() if cloudflare else vanilla_tree(),
+                                tmp_path)
+    rows = gt.compare_parallel([hzz_corpus], gt.SETTINGS, ROOTCOMPAT_SO, shared)
+    print(f"\n{profile_name}:\n" + gt.markdown(rows, "rootcompat", "ROOT's RZip.cxx"))
+    assert len(rows) == len(gt.SETTINGS) and all(r.baskets > 0 for r in rows)
+    for row in rows:
+        if row.setting // 100 == 1 and cloudflare:
+            continue  # ROOT's bundled Cloudflare zlib against the system zlib: checked below
+        # Same zlib / liblzma / liblz4 / libzstd / libxxhash on both sides: the same bytes.
+        assert not row.differs, (row.setting, row.first_difference)
+    if cloudflare:
+        zlib = [r for r in rows if r.setting // 100 == 1]
+        assert all(r.differs for r in zlib if r.setting % 100 >= 2), gt.markdown(zlib, "a", "b")
+    # ROOT's old CS codec is not in the fixture: algorithm 3 must abort, never yield numbers.
+    probe = ("import ctypes, sys; from basketbench.harness.root_groundtruth import RZip; "
+             "RZip(__import__('pathlib').Path(sys.argv[1]), deepbind=True)"
+             ".compress(306, bytes(range(256)) * 64)")
+    cs = subprocess.run([sys.executable, "-c", probe, str(shared)], capture_output=True,
+                        text=True, check=False)
+    assert cs.returncode != 0 and "old CS codec is not in this tree" in cs.stderr, cs
 
 
 def get(api: Any, path: str, **params: Any) -> Any:
@@ -123,12 +170,25 @@ def speed_ratio(results: list[dict[str, Any]], dataset: str, num: int, den: int)
     return float(speed[num] / speed[den])
 
 
+def profiles_used(worker_dir: Path) -> dict[str, str]:
+    """commit -> build profile, from the run logs the worker keeps."""
+    used = {}
+    for log in worker_dir.rglob("run.log"):
+        for line in log.read_text(errors="replace").splitlines():
+            if line.startswith("commit ") and "; build profile " in line:
+                sha, rest = line[len("commit "):].split("; build profile ", 1)
+                used[sha] = rest.split()[0]
+    return used
+
+
+@pytest.mark.integration
 @pytest.mark.timeout(2400)
 def test_builtin_codecs_across_zstd_upgrade_and_vanilla_switch(
     api_server_factory: Callable[..., Any],
     broker_url: str,
     layout_repo: LayoutRepo,
     start_worker: Callable[..., WorkerProcess],
+    worker_dir: Path,
     tmp_path: Path,
 ) -> None:
     repo, shas, messages = build_repo(tmp_path / "root")
@@ -140,7 +200,6 @@ def test_builtin_codecs_across_zstd_upgrade_and_vanilla_switch(
     worker = start_worker(
         api, broker_url, tag,
         BASKETBENCH_ROOT_REPO=str(repo), BASKETBENCH_PROFILE="auto",
-        BASKETBENCH_PROFILES_DIR=str(FIXTURE / "profiles"),
         BASKETBENCH_SUITES_DIR=str(FIXTURE / "suites"),
     )
     wait_for(lambda: get(api, "/machines", tag=tag)["items"], 900, "the worker to register",
@@ -157,6 +216,10 @@ def test_builtin_codecs_across_zstd_upgrade_and_vanilla_switch(
     runs = wait_for(all_final, 2000, "four runs to finish", interval=3, on_timeout=worker.log)
     for key in order[:3]:
         assert runs[key]["status"] == "succeeded", (key, runs[key]["log_tail"])
+    # The packaged profiles built ROOT's sources, each chosen from the tree.
+    used = profiles_used(worker_dir)
+    assert [used.get(shas[k]) for k in order[:3]] == [
+        "root-cloudflare-zlib", "root-cloudflare-zlib", "root-vanilla-zlib"], used
     # The pinned xz cannot be obtained: the run fails and says why; nothing is measured.
     failed = runs["xz-582"]
     assert failed["status"] == "failed" and failed["result_count"] == 0

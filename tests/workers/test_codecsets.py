@@ -21,6 +21,8 @@ from basketbench_workers.pipeline import record_codecs
 from basketbench_workers.procs import Deadline, StageFailed
 from basketbench_workers.suites import SuiteError, parse_suite
 
+from tests.deploy.dockerfile import parse
+
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "root-sources"
 REAL_LZMA = (FIXTURE / "root-project-root/builtins/lzma/CMakeLists.txt").read_text()
 needs_apt = pytest.mark.skipif(shutil.which("apt-cache") is None, reason="needs Debian's apt")
@@ -129,3 +131,19 @@ def test_a_suite_names_its_codec_set() -> None:
     assert parse_suite({**raw, "codecs": None}, "s.toml").codecs is None
     with pytest.raises(SuiteError, match="'codecs' must name a codec set"):
         parse_suite({**raw, "codecs": 5}, "s.toml")
+
+
+def test_the_worker_image_can_obtain_pinned_sources() -> None:
+    """The image runs the script a host worker runs for its deb-src lines, keeps the Sources
+    indexes (its non-root worker cannot run apt-get update) and puts the codec cache on the
+    worker's volume."""
+    repo = FIXTURE.parents[2]
+    worker = parse(repo / "docker" / "worker.Dockerfile")
+    script = "scripts/setup-codec-sources.sh"
+    assert any(script in ins.value for ins in worker.of("COPY"))
+    runs = [ins.value for ins in worker.of("RUN")]
+    setup = next(r for r in runs if "setup-codec-sources.sh" in r)
+    assert "rm -rf /var/lib/apt/lists/*" not in setup and "_Packages" in setup
+    assert any("BASKETBENCH_CODEC_CACHE=/var/lib/basketbench/codecs" in i.value
+               for i in worker.of("ENV"))
+    assert "Types: deb-src" in (repo / script).read_text()

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import orjson
 from fastapi import HTTPException
 
@@ -63,6 +64,30 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
+# Every byte but the four brackets and the quote: bytes.translate deletes them.
+_NOT_STRUCTURE = bytes(range(256)).translate(None, b'"[]{}')
+
+
+def raw_json_depth(raw: bytes) -> int | None:
+    """Nesting depth of valid JSON text read from its bytes, or None when the text has a
+    backslash (an escaped quote would hide where strings end; ``json_depth`` decides then).
+
+    Without escapes every quote opens or closes a string, so after deleting all other
+    bytes a bracket counts only where the number of quotes before it is even. Several times faster
+    than walking a parsed 0.7 MB result document (~0.5 ms instead of ~6 ms)."""
+    if b"\\" in raw:
+        return None
+    # Dropping two adjacent quotes keeps every later quote count's parity: most strings go.
+    marks = np.frombuffer(raw.translate(None, _NOT_STRUCTURE).replace(b'""', b""),
+                          dtype=np.uint8)
+    if marks.size == 0:
+        return 0
+    outside = (np.cumsum(marks == ord('"'), dtype=np.int64) & 1) == 0
+    step = ((marks == ord("[")) | (marks == ord("{"))).astype(np.int64)
+    step -= (marks == ord("]")) | (marks == ord("}"))
+    return int(np.cumsum(step * outside).max(initial=0))
+
+
 def loads(raw: bytes | str) -> Any:
     """Strict JSON: valid UTF-8 without lone surrogates (PostgreSQL cannot store them),
     at most MAX_JSON_DEPTH levels. Failures are 400 with the parser's reason."""
@@ -70,7 +95,10 @@ def loads(raw: bytes | str) -> Any:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise HTTPException(400, f"body is not valid JSON: {exc}") from exc
-    if json_depth(value) > MAX_JSON_DEPTH:
+    depth = raw_json_depth(raw) if isinstance(raw, bytes) else None
+    if depth is None:
+        depth = json_depth(value)
+    if depth > MAX_JSON_DEPTH:
         raise HTTPException(400, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
     return value
 

@@ -548,7 +548,6 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
         say(f"database: {database}; no broker: the run executes inside the API process")
 
     migrate(env)
-    record_commit(settings, git_commit_info(root, sha))
     corpora = available_corpora()
     suite_file = write_suite(paths, corpora, quick)
     suite = QUICK_SUITE if quick else DEMO_SUITE
@@ -574,6 +573,8 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
                 trigger=trigger, say=say,
                 follow=lambda rid: follow(client, rid, timeout, paths.worker / "embedded.log"),
             )
+            # Stored after the releases: commit order follows arrival for unrelated commits.
+            record_commit(settings, git_commit_info(root, sha))
             run = None if rerun else find_finished_run(client, sha, tag, suite)
             if run is not None:
                 say(f"commit {sha[:12]} was measured already (run {run['id']}); --rerun to repeat")

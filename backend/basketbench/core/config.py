@@ -114,9 +114,17 @@ class Settings(BaseSettings):
     """Reruns of the suspect commit and of its parent each, interleaved; 0 = none."""
     notify_webhook_url: str | None = None
     """Slack / Mattermost compatible incoming-webhook URL for confirmed changes."""
-    notify_attempts: int = 4
+    notify_attempts: int = 6
+    """Attempts per delivery (webhook, GitHub status, pull-request listing, comment)
+    before it is recorded as failed; a final answer (most 4xx) stops at once."""
+    notify_backoff_min: float = 2.0
+    """Wait (s) before the first retry after an error or a 5xx; doubles per attempt,
+    at most notify_max_wait."""
     notify_max_wait: float = 60.0
     """Longest wait (s) for a retry, also when a rate limit says to wait longer."""
+    notify_lease: float = 60.0
+    """Seconds an API process holds a delivery it is sending; after that (its process
+    was killed) another one takes it over. Requests time out at half of it (10 s max)."""
     github_token: str | None = None
     github_api_url: str = "https://api.github.com"
     public_url: str = "http://127.0.0.1:8000"

@@ -165,18 +165,24 @@ def install(release: Release, say: Say = _quiet) -> Path:
                    "--only-binary=:all:", "--disable-pip-version-check", "--quiet",
                    f"root=={release.wheel}", "-d", tmp]
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-            wheels = sorted(Path(tmp).glob("root-*.whl"))
-            if done.returncode != 0 or not wheels:
+            wheel_path = downloaded_wheel(Path(tmp))
+            if done.returncode != 0:
                 raise RootReleaseError(
                     f"pip could not download root=={release.wheel} (ROOT {release.version}) "
                     f"for Python {sys.version_info.major}.{sys.version_info.minor}: "
                     f"{(done.stderr or done.stdout).strip()[-1500:]}"
                 )
+            if wheel_path is None:
+                saved = sorted(p.name for p in Path(tmp).iterdir())
+                raise RootReleaseError(
+                    f"pip downloaded root=={release.wheel} (ROOT {release.version}) but saved "
+                    f"no root-*.whl: {saved}"
+                )
             partial = cache_dir() / f".{release.version}.partial-{os.getpid()}"
             shutil.rmtree(partial, ignore_errors=True)
-            with zipfile.ZipFile(wheels[0]) as wheel:
+            with zipfile.ZipFile(wheel_path) as wheel:
                 wheel.extractall(partial)
-            _restore_modes(wheels[0], partial)
+            _restore_modes(wheel_path, partial)
         if not (partial / "ROOT" / "lib" / "libCore.so").is_file():
             shutil.rmtree(partial, ignore_errors=True)
             raise RootReleaseError(f"root=={release.wheel} has no ROOT/lib/libCore.so")
@@ -185,6 +191,13 @@ def install(release: Release, say: Say = _quiet) -> Path:
         (target / "COMPLETE").write_text(f"root=={release.wheel}\n")
         say(f"ROOT {release.version} installed in {time.monotonic() - started:.0f} s")
     return prefix(release)
+
+
+def downloaded_wheel(folder: Path) -> Path | None:
+    """The `root` wheel pip saved in folder. The project name's case is the uploader's: the
+    0.1a8 and 0.1a9 wheels are `ROOT-0.1a8-...whl`, later ones `root-0.1a10-...whl`."""
+    wheels = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith("root-"))
+    return wheels[0] if wheels else None
 
 
 def _restore_modes(wheel: Path, root: Path) -> None:

@@ -73,20 +73,35 @@ class Change(Base):
 
 
 class NotificationDelivery(Base):
-    """One attempt series of one notification (webhook, GitHub status, PR comment)."""
+    """One notification (webhook, GitHub status, pull-request listing, PR comment) and
+    every attempt to send it. Also the outbox: a row is written ``pending`` in the
+    transaction that confirms its changes, and the API processes' notification
+    dispatchers (services/notify/dispatcher.py) claim it, send it and retry it, so a
+    restart loses nothing and two processes never send one row twice."""
 
     __tablename__ = "notification_deliveries"
-    __table_args__ = (Index("ix_notification_deliveries_commit", "commit_id"),)
+    __table_args__ = (Index("ix_notification_deliveries_commit", "commit_id"),
+                      Index("ix_notification_deliveries_due", "status", "due_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
     machine_id: Mapped[int | None] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
-    channel: Mapped[str] = mapped_column(String(30))  # webhook | github-status | github-comment
+    # webhook | github-status | github-pulls | github-comment
+    channel: Mapped[str] = mapped_column(String(30))
     target: Mapped[str] = mapped_column(String(1000))
-    status: Mapped[str] = mapped_column(String(12))  # sent | failed | skipped
+    status: Mapped[str] = mapped_column(String(12))  # pending | sent | failed
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     response_code: Mapped[int | None] = mapped_column(Integer)
     error: Mapped[str | None] = mapped_column(Text)
     change_ids: Mapped[list[int]] = mapped_column(Json, default=list)
     payload: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    # The outbox: when the next attempt is due (NULL once sent or given up), until when
+    # a dispatcher holds the row, and a counter bumped by every claim (an attempt whose
+    # claim was taken over is not recorded).
+    due_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    lease_until: Mapped[datetime | None] = mapped_column(Timestamp)
+    claims: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    sent_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    # [{"at", "code", "error", "retry_in"}]: every attempt, oldest first
+    attempt_log: Mapped[list[dict[str, Any]]] = mapped_column(Json, default=list)

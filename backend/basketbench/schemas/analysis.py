@@ -22,6 +22,20 @@ class CodecSetOut(BaseModel):
     series_key: str = Field(description="results with the same key form one history")
 
 
+class CodecSeriesOut(CodecSetOut):
+    """One codec series, named by its newest set, and how far it reaches."""
+
+    commits: int = Field(default=0, description="commits measured in this series here "
+                         "(compare: of base and head)")
+    first_libraries: dict[str, str] = Field(
+        default_factory=dict, description="the versions at its oldest commit here "
+        "(compare: the base's); differ from `libraries` in the builtin series")
+    first_root_version: str | None = None
+    latest_commits: list[str] = Field(
+        default_factory=list, description="GET /codec-series only: its newest commits on "
+        "the machine, newest first (compare's default pair)")
+
+
 class MachineCodecSetOut(CodecSetOut):
     documents: int
     results: int
@@ -70,9 +84,9 @@ class HistoryOut(BaseModel):
     total_points: int
     codecs: CodecSetOut | None = Field(
         default=None, description="the codec series shown (its newest versions)")
-    codec_series: list[CodecSetOut] = Field(
-        default_factory=list, description="every codec series this machine has for it; "
-        "choose one with ?codecs=<series_key or set name>")
+    codec_series: list[CodecSeriesOut] = Field(
+        default_factory=list, description="every codec series this machine has for it, "
+        "newest first; choose one with ?codecs=<series_key or set name>")
 
 
 class SpeedSummary(BaseModel):
@@ -110,6 +124,10 @@ class TradeoffOut(BaseModel):
     dataset: str
     reference: int | None
     points: list[TradeoffPoint]
+    codecs: CodecSetOut | None = Field(default=None, description="the codec series shown")
+    codec_series: list[CodecSeriesOut] = Field(
+        default_factory=list, description="every codec series of this commit, machine and "
+        "dataset; choose one with ?codecs=")
 
 
 class CompareSide(BaseModel):
@@ -136,3 +154,7 @@ class CompareOut(BaseModel):
     head: CompareSide
     rows: list[CompareRow]
     mode: Literal["commits", "machines"]
+    codec_series: list[CodecSeriesOut] = Field(
+        default_factory=list, description="the codec series both sides were measured in "
+        "(versions: head's, first_libraries: base's); empty: nothing in common, and base "
+        "and head each show their own newest series")

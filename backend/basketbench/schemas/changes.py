@@ -63,13 +63,17 @@ class ChangePage(Page[ChangeOut]):
 
 class DeliveryOut(BaseModel):
     id: int
-    channel: str
+    channel: str  # webhook | github-status | github-pulls | github-comment
     target: str
-    status: str
+    status: str  # pending (in the outbox, retried) | sent | failed
     attempts: int
     response_code: int | None
     error: str | None
     created_at: datetime
+    next_attempt_at: datetime | None = None  # while pending
+    sent_at: datetime | None = None
+    attempt_log: list[dict[str, Any]] = Field(
+        default_factory=list, description="every attempt: at, code, error, retry_in (s)")
 
 
 class ChangeDetail(ChangeOut):

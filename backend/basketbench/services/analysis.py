@@ -7,11 +7,12 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Float, cast, func, null, select
+import orjson
+from sqlalchemy import Float, Text, cast, func, null, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
-from basketbench.models import Commit, Configuration, Machine, Result
+from basketbench.models import Commit, Configuration, Machine, Result, ResultDocument
 from basketbench.models.result import METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import (
     CompareSide,
@@ -30,8 +31,7 @@ from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import get_commit, get_configuration, get_dataset, get_machine
 from basketbench.services.stats import (
     MIN_EFFECT_PCT,
-    delta_pct,
-    exact_change,
+    finite_delta_pct,
     mann_whitney_batch,
     speed_delta,
 )
@@ -63,13 +63,15 @@ class ConfigSelector:
 
 
 def _metric_columns(metric: str) -> tuple[Any, Any, Any, Any, Any]:
-    """(value, min, max, stddev, n) aggregates for one metric over a commit's results."""
+    """(value, min, max, stddev, n) aggregates for one metric over a commit's results.
+    Values come back as floats (the API's type): no per-row Decimal or int conversion."""
     if metric == "ratio":
         col = Result.ratio
         return func.avg(col), func.min(col), func.max(col), cast(null(), Float), func.count(col)
     if metric == "compressed_bytes":
         col = Result.compressed_bytes
-        return func.avg(col), func.min(col), func.max(col), cast(null(), Float), func.count(col)
+        return (cast(func.avg(col), Float), cast(func.min(col), Float),
+                cast(func.max(col), Float), cast(null(), Float), func.count(col))
     p = "c" if metric == "compress_mbps" else "d"
     return (func.avg(getattr(Result, f"{p}_median")), func.min(getattr(Result, f"{p}_min")),
             func.max(getattr(Result, f"{p}_max")), func.max(getattr(Result, f"{p}_stddev")),
@@ -133,37 +135,112 @@ class CodecChoice:
         return clause | Result.codec_set_id.is_(None) if None in self.ids else clause
 
 
+@dataclass
+class SeriesIndex:
+    """The codec series among some results: their set ids, and where each reaches in git
+    order (newest and oldest set, commits measured)."""
+
+    ids: dict[str, list[int | None]]
+    newest: dict[str, tuple[int, int | None]]  # (git order, set id) of the newest commit
+    oldest: dict[str, tuple[int, int | None]]
+    commits: dict[str, int]
+    described: dict[int, dict[str, Any]]
+
+    def newest_set(self, key: str) -> dict[str, Any] | None:
+        set_id = self.newest[key][1]
+        return None if set_id is None else self.described[set_id]
+
+    def keys_newest_first(self) -> list[str]:
+        return sorted(self.ids, key=lambda k: -self.newest[k][0])
+
+    def pick(self, requested: str | None) -> CodecChoice:
+        """The requested series (a series key or a set name), else the newest commit's."""
+        if not self.ids:
+            return CodecChoice([], None, [])
+        if requested is None:
+            key = max(self.ids, key=lambda k: self.newest[k][0])
+        else:
+            keys = [k for k in self.ids if k == requested
+                    or (self.newest_set(k) or {}).get("set") == requested]
+            if not keys:
+                raise NotFound(f"no results measured with codec set {requested!r} here; "
+                               f"available: {sorted(self.ids)}")
+            key = max(keys, key=lambda k: self.newest[k][0])
+        return CodecChoice(self.ids[key], self.newest_set(key), self.available())
+
+    def available(self, first: SeriesIndex | None = None) -> list[dict[str, Any]]:
+        """Every series with a codec set, newest first (CodecSeriesOut); `first` names whose
+        oldest versions to show (compare: the base side's), default this index's own."""
+        out = []
+        for key in self.keys_newest_first():
+            shown = self.newest_set(key)
+            if shown is None:
+                continue
+            src = first if first is not None and key in first.ids else self
+            oldest_id = src.oldest[key][1]
+            oldest = src.described.get(oldest_id) if oldest_id is not None else None
+            out.append({**shown, "commits": self.commits[key],
+                        "first_libraries": (oldest or shown)["libraries"],
+                        "first_root_version": (oldest or shown)["root_version"],
+                        "latest_commits": []})
+        return out
+
+
+def series_index(session: Session, where: list[Any]) -> SeriesIndex:
+    """Group the results matching `where` by codec series. Series never mix: a host upgrade
+    or another named set is another series, not a change of ROOT."""
+    rows = session.execute(
+        select(Result.codec_set_id, func.max(Commit.order), func.min(Commit.order),
+               func.count(func.distinct(Result.commit_id)))
+        .join(Commit, Commit.id == Result.commit_id).where(*where)
+        .group_by(Result.codec_set_id)).all()
+    return _index_of(session, [tuple(r) for r in rows])
+
+
+def _index_of(session: Session, rows: list[tuple[Any, ...]]) -> SeriesIndex:
+    """rows: (codec set id, newest git order, oldest git order, commits)."""
+    described = codec_service.describe(session, {r[0] for r in rows if r[0] is not None})
+    keys_of = codec_service.series_keys(session, [r[0] for r in rows])
+    index = SeriesIndex(defaultdict(list), {}, {}, defaultdict(int), described)
+    for set_id, hi, lo, commits in rows:
+        key = keys_of[set_id]
+        index.ids[key].append(set_id)
+        index.commits[key] += int(commits)
+        if key not in index.newest or (hi or 0) > index.newest[key][0]:
+            index.newest[key] = (hi or 0, set_id)
+        if key not in index.oldest or (lo or 0) < index.oldest[key][0]:
+            index.oldest[key] = (lo or 0, set_id)
+    return index
+
+
 def choose_codecs(session: Session, where: list[Any], requested: str | None) -> CodecChoice:
     """The codec series among the results matching `where`: the requested one (a series key
-    or a set name), else the one measured on the newest commit. Series never mix: a host
-    upgrade or another named set is another series, not a change of ROOT."""
-    latest = dict(session.execute(
-        select(Result.codec_set_id, func.max(Commit.order))
-        .join(Commit, Commit.id == Result.commit_id).where(*where)
-        .group_by(Result.codec_set_id)).all())
-    described = codec_service.describe(session, {i for i in latest if i is not None})
-    keys_of = codec_service.series_keys(session, latest)
-    series: dict[str, list[int | None]] = defaultdict(list)
-    newest: dict[str, tuple[int, int | None]] = {}
-    for set_id, order in latest.items():
-        key = keys_of[set_id]
-        series[key].append(set_id)
-        if key not in newest or (order or 0) > newest[key][0]:
-            newest[key] = (order or 0, set_id)
-    if not series:
-        return CodecChoice([], None, [])
-    shown = {k: described[i] for k, (_, i) in newest.items() if i is not None}
-    available = [shown[k] for k in sorted(shown, key=lambda k: -newest[k][0])]
-    if requested is None:
-        key = max(series, key=lambda k: newest[k][0])
-    else:
-        keys = [k for k in series
-                if k == requested or (k in shown and shown[k]["set"] == requested)]
-        if not keys:
-            raise NotFound(f"no results measured with codec set {requested!r} here; "
-                           f"available: {sorted(series)}")
-        key = max(keys, key=lambda k: newest[k][0])
-    return CodecChoice(series[key], shown.get(key), available)
+    or a set name), else the one measured on the newest commit."""
+    return series_index(session, where).pick(requested)
+
+
+def machine_codec_series(session: Session, machine: str, latest: int = 2) -> list[dict[str, Any]]:
+    """Every codec series a machine measured, newest first, each with its newest commits
+    (CodecSeriesOut): compare's default pair is the two newest of one series. From the
+    small documents table, not the results."""
+    m = get_machine(session, machine)
+    rows = session.execute(
+        select(ResultDocument.codec_set_id, func.max(Commit.order), func.min(Commit.order),
+               func.count(func.distinct(ResultDocument.commit_id)))
+        .join(Commit, Commit.id == ResultDocument.commit_id)
+        .where(ResultDocument.machine_id == m.id)
+        .group_by(ResultDocument.codec_set_id)).all()
+    index = _index_of(session, [tuple(r) for r in rows])
+    out = index.available()
+    for series in out:
+        ids = [i for i in index.ids[series["series_key"]] if i is not None]
+        shas = session.execute(
+            select(Commit.sha, func.max(Commit.order))
+            .join(ResultDocument, ResultDocument.commit_id == Commit.id)
+            .where(ResultDocument.machine_id == m.id, ResultDocument.codec_set_id.in_(ids))
+            .group_by(Commit.sha).order_by(func.max(Commit.order).desc()).limit(latest))
+        series["latest_commits"] = [sha for sha, _ in shas]
+    return out
 
 
 def history(session: Session, machine: str, dataset: str, metric: str, sel: ConfigSelector,
@@ -180,38 +257,58 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     where = [Result.machine_id == m.id, Result.dataset_id == ds.id,
              Result.configuration_id == conf.id]
     choice = choose_codecs(session, where, codecs)
+    # Aggregated per commit in the order of the covering index (a streaming group, no hash
+    # of commits' text columns), then joined to the commits for their metadata.
+    per_commit = (select(Result.commit_id, value.label("value"), vmin.label("vmin"),
+                         vmax.label("vmax"), vstd.label("vstd"), n.label("n"),
+                         func.max(Result.run_id).label("run_id"),
+                         func.max(Result.codec_set_id).label("set_id"))
+                  .where(*where, choice.clause())
+                  .group_by(Result.commit_id)
+                  .subquery())
+    agg = per_commit.c
     stmt = (select(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
-                   Commit.message, value, vmin, vmax, vstd, n, func.max(Result.run_id),
-                   func.max(Result.codec_set_id))
-            .join(Commit, Commit.id == Result.commit_id)
-            .where(*where, choice.clause())
-            .group_by(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
-                      Commit.message)
+                   Commit.message, agg.value, agg.vmin, agg.vmax, agg.vstd, agg.n, agg.run_id,
+                   agg.set_id)
+            .join(per_commit, agg.commit_id == Commit.id)
             .order_by(Commit.order, Commit.date, Commit.id))
     if lo is not None:
         stmt = stmt.where(Commit.order >= lo)
     if hi is not None:
         stmt = stmt.where(Commit.order <= hi)
-    rows = [r for r in session.execute(stmt).all() if r[6] is not None]
+    # Core execution: plain row tuples, no ORM loading per row (2 000 rows per series).
+    rows = [r for r in session.connection().execute(stmt).all() if r[6] is not None]
     sets = codec_service.describe(session, {r[12] for r in rows if r[12] is not None})
-    points = [Point(
-        sha=r[1], order=r[2], date=r[3], author=r[4],
-        message=(r[5] or "").split("\n", 1)[0][:200] or None, value=float(r[6]),
-        min=_float(r[7]), max=_float(r[8]), stddev=_float(r[9]),
-        n=int(r[10]) if r[10] is not None else None, run_id=r[11],
-        codecs=sets.get(r[12])) for r in rows]
+    # Points as dicts straight from the rows (HistoryPoint's fields, in order): per point
+    # only the message's first line is computed.
+    points = [
+        {"sha": sha, "order": order, "date": date, "author": author,
+         "message": _first_line(message), "value": value, "min": vmin_, "max": vmax_,
+         "stddev": vstd_, "n": n_ if n_ is None or type(n_) is int else int(n_),
+         "run_id": run_id, "codecs": sets.get(set_id)}
+        for (_id, sha, order, date, author, message, value, vmin_, vmax_, vstd_, n_, run_id,
+             set_id) in rows]
     # Markers are the recorded changes (services/detection), so plot and inbox agree.
     changes = series_markers(session, m.id, ds.id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
     downsampled = total > max_points
     if downsampled:
         keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
-        points = _downsample(points, max_points, keep)
+        points = [p.as_dict() for p in _downsample([Point(**p) for p in points], max_points,
+                                                   keep)]
     series = SeriesOut(machine=machine_ref(m), dataset=ds.name,
                        configuration=configuration_out(conf), metric=metric)
-    return {"series": series.model_dump(mode="json"), "points": [p.as_dict() for p in points],
+    return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
             "total_points": total, "codecs": choice.shown, "codec_series": choice.available}
+
+
+def _first_line(message: str | None) -> str | None:
+    if not message:
+        return None
+    if len(message) <= 200 and "\n" not in message:
+        return message
+    return message.split("\n", 1)[0][:200] or None
 
 
 def _float(value: Any) -> float | None:
@@ -301,20 +398,39 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
             compressed_bytes=int(r[2]) if r[2] is not None else None,
             compress_mbps=speed(r[3], r[4], r[5]), decompress_mbps=speed(r[6], r[7], r[8]),
             pareto_compress=pc[i], pareto_decompress=pd[i], relative=relative))
-    return TradeoffOut(commit=c.sha, machine=machine_ref(m), dataset=ds.name,
-                       reference=reference, points=points)
+    return TradeoffOut.model_validate({
+        "commit": c.sha, "machine": machine_ref(m), "dataset": ds.name, "reference": reference,
+        "points": points, "codecs": choice.shown, "codec_series": choice.available})
 
 
 @dataclass(slots=True)
 class _Side:
-    """One (dataset, configuration) of one compare side: values, and the raw samples."""
+    """One (dataset, configuration) of one compare side: values, and the raw samples --
+    their JSON text as stored (parsed only for the rows that get a test), or a list where
+    several runs were merged."""
 
     ratio: float | None
     cbytes: float | None
     c_median: float | None
     d_median: float | None
-    c_samples: list[float] | None
-    d_samples: list[float] | None
+    c_samples: str | list[float] | None
+    d_samples: str | list[float] | None
+
+
+def _has_samples(raw: str | list[float] | None) -> bool:
+    """Whether the samples are a non-empty list, mostly without parsing them: in valid
+    JSON, "[" followed by anything but blank or "]" starts a non-empty array."""
+    if raw is None:
+        return False
+    if isinstance(raw, str):
+        if len(raw) > 2 and raw[0] == "[" and raw[1] not in "] \t\r\n":
+            return True
+        return bool(orjson.loads(raw))
+    return bool(raw)
+
+
+def _samples(raw: str | list[float] | None) -> list[float] | None:
+    return orjson.loads(raw) if isinstance(raw, str) else raw
 
 
 def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | None,
@@ -323,14 +439,16 @@ def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | N
     want_d = "decompress_mbps" in metrics
     cols = [Result.dataset_id, Result.configuration_id, Result.ratio, Result.compressed_bytes,
             Result.c_median, Result.d_median,
-            Result.c_samples if want_c else Result.c_n, Result.d_samples if want_d else Result.d_n]
+            cast(Result.c_samples, Text) if want_c else Result.c_n,
+            cast(Result.d_samples, Text) if want_d else Result.d_n]
     stmt = select(*cols).where(Result.commit_id == commit_id, Result.machine_id == machine_id,
                                codec_clause)
     if dataset_id is not None:
         stmt = stmt.where(Result.dataset_id == dataset_id)
     out: dict[tuple[int, int], _Side] = {}
     repeated: dict[tuple[int, int], list[_Side]] = {}
-    for row in session.execute(stmt).all():
+    # Core execution: plain row tuples (864 per side), no ORM loading per row.
+    for row in session.connection().execute(stmt).all():
         ds, conf, ratio, cb, cm, dm, cs, dsmp = tuple(row)
         side = _Side(ratio, cb, cm, dm, cs if want_c else None, dsmp if want_d else None)
         key = (ds, conf)
@@ -342,8 +460,8 @@ def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | N
         out[key] = _Side(
             _mean([s.ratio for s in sides]), _mean([s.cbytes for s in sides]),
             _mean([s.c_median for s in sides]), _mean([s.d_median for s in sides]),
-            [x for s in sides for x in (s.c_samples or [])] or None,
-            [x for s in sides for x in (s.d_samples or [])] or None)
+            [x for s in sides for x in (_samples(s.c_samples) or [])] or None,
+            [x for s in sides for x in (_samples(s.d_samples) or [])] or None)
     return out
 
 
@@ -377,19 +495,18 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                          "base_machine+head_machine+commit")
     ds_id = get_dataset(session, dataset).id if dataset else None
     metrics = [metric] if metric else list(METRICS)
-    head_choice = choose_codecs(session, [Result.commit_id == ch.id,
-                                          Result.machine_id == mh.id], codecs)
-    # The base side measured in the head's codec series (builtin: whatever versions the
-    # base commit pins); without an explicit choice, its own newest series otherwise.
-    wanted = codecs or (head_choice.shown or {}).get("series_key")
-    try:
-        base_choice = choose_codecs(session, [Result.commit_id == cb.id,
-                                              Result.machine_id == mb.id], wanted)
-    except NotFound:
-        if codecs is not None:
-            raise
-        base_choice = choose_codecs(session, [Result.commit_id == cb.id,
-                                              Result.machine_id == mb.id], None)
+    head_series = series_index(session, [Result.commit_id == ch.id, Result.machine_id == mh.id])
+    base_series = series_index(session, [Result.commit_id == cb.id, Result.machine_id == mb.id])
+    # Both sides in one codec series (builtin: whatever versions each commit pins): the
+    # requested one, else the newest both have. With none in common each side shows its own
+    # newest series, and `codec_series` is empty, which the dashboard names.
+    common = [k for k in head_series.keys_newest_first() if k in base_series.ids]
+    wanted = codecs if codecs is not None else (common[0] if common else None)
+    head_choice = head_series.pick(wanted)
+    base_choice = base_series.pick(wanted)
+    in_both = [{**s, "commits": len({cb.id, ch.id})}
+               for s in head_series.available(first=base_series)
+               if s["series_key"] in base_series.ids]
     base = _side(session, cb.id, mb.id, ds_id, metrics, base_choice.clause())
     head = _side(session, ch.id, mh.id, ds_id, metrics, head_choice.clause())
     keys = sorted(base.keys() & head.keys())
@@ -400,68 +517,79 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
     # speed row with samples on both sides counts in the BH family.
     tests: list[tuple[tuple[int, int], str]] = []
     family = 0
+    tag = mb.tag
+    speed_metrics = [met for met in metrics if met in SPEED_METRICS]
     for key in keys:
         b, h = base[key], head[key]
-        for met in metrics:
-            if met in SPEED_METRICS:
-                c = met == "compress_mbps"
-                if (b.c_samples if c else b.d_samples) and (h.c_samples if c else h.d_samples):
-                    family += 1
-                effect = _min_effect(settings, mb.tag, names[key[0]], conf_outs[key[1]].label,
-                                     met)
-                if speed_delta((b.c_median if c else b.d_median),
-                               (h.c_median if c else h.d_median), effect) is not None:
-                    tests.append((key, met))
+        for met in speed_metrics:
+            c = met == "compress_mbps"
+            if (_has_samples(b.c_samples if c else b.d_samples)
+                    and _has_samples(h.c_samples if c else h.d_samples)):
+                family += 1
+            effect = _min_effect(settings, tag, names[key[0]], conf_outs[key[1]].label, met)
+            if speed_delta((b.c_median if c else b.d_median),
+                           (h.c_median if c else h.d_median), effect) is not None:
+                tests.append((key, met))
     pairs = []
     for key, met in tests:
         c = met == "compress_mbps"
         b, h = base[key], head[key]
-        pairs.append((b.c_samples if c else b.d_samples, h.c_samples if c else h.d_samples))
+        pairs.append((_samples(b.c_samples if c else b.d_samples),
+                      _samples(h.c_samples if c else h.d_samples)))
     raw = mann_whitney_batch(pairs)
-    pvalue = dict(zip(tests, raw, strict=True))
-    qvalue = dict(zip(tests, bh_adjust_partial(raw, family), strict=True))
+    qvalues = bh_adjust_partial(raw, family)
 
-    # Plain dicts (shaped like schemas.analysis.CompareRow): thousands of rows.
+    # Plain dicts (shaped like schemas.analysis.CompareRow): thousands of rows, so the
+    # loop avoids per-row calls and tuple keys (exact_change's rule inlined).
     conf_dicts = {cid: c.model_dump() for cid, c in conf_outs.items()}
+    tested: dict[tuple[int, int], dict[str, tuple[float | None, float | None]]] = {}
+    for (key, met), p, q in zip(tests, raw, qvalues, strict=True):
+        tested.setdefault(key, {})[met] = (p, q)
+    no_test: dict[str, tuple[float | None, float | None]] = {}
     rows: list[dict[str, Any]] = []
+    append = rows.append
     for key in keys:
         b, h = base[key], head[key]
+        dataset, configuration = names[key[0]], conf_dicts[key[1]]
+        tests_of_key = tested.get(key, no_test)
         for met in metrics:
             p_value: float | None = None
             q_value: float | None = None
-            if met == "ratio":
-                bv, hv = b.ratio, h.ratio
-                delta, significant = exact_change(bv, hv)
-                regression = significant and (hv or 0) < (bv or 0)
-            elif met == "compressed_bytes":
-                bv, hv = _float(b.cbytes), _float(h.cbytes)
-                delta, significant = exact_change(bv, hv)
-                regression = significant and (hv or 0) > (bv or 0)
+            if met == "ratio" or met == "compressed_bytes":
+                if met == "ratio":
+                    bv, hv = b.ratio, h.ratio
+                else:
+                    bv, hv = _float(b.cbytes), _float(h.cbytes)
+                if bv is None or hv is None:
+                    if bv is None and hv is None:
+                        continue
+                    delta, significant, regression = None, False, False
+                else:
+                    delta = finite_delta_pct(bv, hv)
+                    significant = bv != hv
+                    regression = significant and (hv < bv if met == "ratio" else hv > bv)
             else:
-                c = met == "compress_mbps"
-                bv = (b.c_median if c else b.d_median)
-                hv = (h.c_median if c else h.d_median)
-                delta = delta_pct(bv, hv)
-                p_value = pvalue.get((key, met))
-                q_value = qvalue.get((key, met))
+                if met == "compress_mbps":
+                    bv, hv = b.c_median, h.c_median
+                else:
+                    bv, hv = b.d_median, h.d_median
+                if bv is None and hv is None:
+                    continue
+                delta = None if bv is None or hv is None else finite_delta_pct(bv, hv)
+                p_value, q_value = tests_of_key.get(met, (None, None))
                 significant = q_value is not None and q_value <= fdr
                 regression = significant and (hv or 0) < (bv or 0)
-            if bv is None and hv is None:
-                continue
             if only_significant and not significant:
                 continue
-            if delta is not None and not math.isfinite(delta):
-                delta = None
-            rows.append({
-                "dataset": names[key[0]], "configuration": conf_dicts[key[1]], "metric": met,
+            append({
+                "dataset": dataset, "configuration": configuration, "metric": met,
                 "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
-                "q_value": q_value,
-                "significant": bool(significant), "regression": bool(regression)})
+                "q_value": q_value, "significant": significant, "regression": regression})
     return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb),
                                 codecs=base_choice.shown).model_dump(),
             "head": CompareSide(commit=ch.sha, machine=machine_ref(mh),
                                 codecs=head_choice.shown).model_dump(),
-            "rows": rows, "mode": mode}
+            "rows": rows, "mode": mode, "codec_series": in_both}
 
 
 def _min_effect(settings: Settings | None, tag: str, dataset: str, label: str,

@@ -127,7 +127,9 @@ def get_detail(session: Session, change_id: int) -> ChangeDetail:
         related=[to_out(r) for r in related],
         deliveries=[DeliveryOut(id=d.id, channel=d.channel, target=d.target, status=d.status,
                                 attempts=d.attempts, response_code=d.response_code,
-                                error=d.error, created_at=d.created_at)
+                                error=d.error, created_at=d.created_at,
+                                next_attempt_at=d.due_at, sent_at=d.sent_at,
+                                attempt_log=d.attempt_log or [])
                     for d in deliveries if ch.id in (d.change_ids or [])])
 
 

@@ -7,12 +7,15 @@ a machine, a commit, datasets and flat result rows.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import orjson
-from sqlalchemy import insert, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -115,44 +118,76 @@ def _stats(stats: dict[str, Any] | None) -> tuple[Any, ...]:
     """The c_/d_ column values of one speed, in STAT_KEYS order."""
     if not stats:
         return _NO_STATS
-    samples = stats.get("samples") or None  # validated: a list of numbers
-    lo, hi = stats.get("min"), stats.get("max")
-    if samples and lo is None:
-        lo = min(samples)
-    if samples and hi is None:
-        hi = max(samples)
-    return (stats["median"], lo, hi, stats.get("mean"), stats.get("stddev"), stats.get("cv"),
-            len(samples) if samples else stats.get("n"), samples)
+    get = stats.get
+    samples = get("samples") or None  # validated: a list of numbers
+    lo, hi = get("min"), get("max")
+    n: Any
+    if samples:
+        if lo is None:
+            lo = min(samples)
+        if hi is None:
+            hi = max(samples)
+        n = len(samples)
+    else:
+        n = get("n")
+    return (stats["median"], lo, hi, get("mean"), get("stddev"), get("cv"), n, samples)
 
 
-def _configuration_ids(session: Session, results: list[dict[str, Any]]) -> dict[tuple[Any, ...],
-                                                                                int]:
-    wanted = {tuple(r[k] for k in CONF_KEYS): r for r in results}
-    settings = {k[0] for k in wanted}
-    existing = {
-        tuple(getattr(c, k) for k in CONF_KEYS): c.id
-        for c in session.scalars(select(Configuration).where(Configuration.setting.in_(settings)))
-    }
-    missing = [k for k in wanted if k not in existing]
-    if missing:
-        rows = []
-        for key in missing:
-            r = wanted[key]
-            row = dict(zip(CONF_KEYS, key, strict=True))
-            row["algorithm"] = r.get("algorithm", key[0] // 100)
-            row["level"] = r.get("level", key[0] % 100)
-            rows.append(row)
-        insert_ignore(session, Configuration.__table__, rows, CONF_KEYS)  # type: ignore[arg-type]
-        existing = {
-            tuple(getattr(c, k) for k in CONF_KEYS): c.id
-            for c in session.scalars(
-                select(Configuration).where(Configuration.setting.in_(settings)))
-        }
-    return existing
+class _IdCache:
+    """Ids of configurations (by identity fields) and datasets (by name) per engine: rows
+    that never change once written, looked up on every document. A miss goes to the
+    database; a failed ingest forgets everything (a stale id would then be an FK error
+    on COPY, never a silent wrong row)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_engine: WeakKeyDictionary[Engine, tuple[dict[tuple[Any, ...], int],
+                                                          dict[str, int]]] = WeakKeyDictionary()
+
+    def get(self, session: Session) -> tuple[dict[tuple[Any, ...], int], dict[str, int]]:
+        bind = session.get_bind()
+        engine = bind if isinstance(bind, Engine) else bind.engine
+        with self._lock:
+            return self._by_engine.setdefault(engine, ({}, {}))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_engine.clear()
+
+
+_ids = _IdCache()
+_conf_key = itemgetter(*CONF_KEYS)
+
+
+def _configuration_ids(session: Session, results: list[dict[str, Any]],
+                       keys: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], int]:
+    """Configuration id of each identity key (``keys[i]`` is ``results[i]``'s)."""
+    known = _ids.get(session)[0]
+    missing = {k for k in set(keys) if k not in known}  # no iteration over the shared dict
+    if not missing:
+        return known
+    wanted = dict(zip(keys, results, strict=True))  # the last result of a key, as before
+    settings = {k[0] for k in missing}
+    rows = []
+    for key in missing:
+        r = wanted[key]
+        row = dict(zip(CONF_KEYS, key, strict=True))
+        row["algorithm"] = r.get("algorithm", key[0] // 100)
+        row["level"] = r.get("level", key[0] % 100)
+        rows.append(row)
+    insert_ignore(session, Configuration.__table__, rows, CONF_KEYS)  # type: ignore[arg-type]
+    columns = [getattr(Configuration, k) for k in CONF_KEYS]
+    for found in session.execute(select(Configuration.id, *columns)
+                                 .where(Configuration.setting.in_(settings))):
+        known[tuple(found[1:])] = found[0]
+    return known
 
 
 def _dataset_ids(session: Session, datasets: list[dict[str, Any]],
                  names: set[str]) -> dict[str, int]:
+    known = _ids.get(session)[1]
+    if all(n in known for n in names) and all(d["name"] in known for d in datasets):
+        return known
     rows = {d["name"]: {"name": d["name"], "source": d.get("source"), "bytes": d.get("bytes"),
                         "baskets": d.get("baskets"), "checksum": d.get("checksum")}
             for d in datasets}
@@ -161,7 +196,8 @@ def _dataset_ids(session: Session, datasets: list[dict[str, Any]],
                       "checksum": None}
     insert_ignore(session, Dataset.__table__, list(rows.values()), ["name"])  # type: ignore[arg-type]
     found = session.execute(select(Dataset.name, Dataset.id).where(Dataset.name.in_(rows)))
-    return {name: id_ for name, id_ in found}
+    known.update({name: id_ for name, id_ in found})
+    return known
 
 
 def _existing_document(session: Session, sha256: str) -> ResultDocument | None:
@@ -197,19 +233,28 @@ def _too_long(batch: Batch) -> list[str]:
     for d in batch.datasets:
         checks += [("dataset name", d.get("name")), ("dataset source", d.get("source")),
                    ("dataset checksum", d.get("checksum"))]
-    checks += [("dataset name", r["dataset"]) for r in batch.results]
+    checks += [("dataset name", name) for name in {r["dataset"] for r in batch.results}]
     reasons = {f"{what}: longer than {LIMITS[what]} characters: {str(value)[:40]!r}..."
                for what, value in checks
                if isinstance(value, str) and len(value) > LIMITS[what]}
-    for i, r in enumerate(batch.results):
-        for key, top in INT_LIMITS.items():
-            value = r.get(key)
-            if isinstance(value, int) and value > top:
-                reasons.add(f"results/{i}/{key}: {value} is larger than {top}")
+    for key, top in INT_LIMITS.items():
+        values = [r.get(key) for r in batch.results]
+        if max((v for v in values if isinstance(v, int)), default=0) <= top:
+            continue  # the common case: one pass per key, no per-row branching
+        reasons.update(f"results/{i}/{key}: {v} is larger than {top}"
+                       for i, v in enumerate(values) if isinstance(v, int) and v > top)
     return sorted(reasons)
 
 
 def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
+    try:
+        return _store_batch(session, settings, batch)
+    except BaseException:
+        _ids.clear()  # whatever went wrong, the next ingest reads the ids afresh
+        raise
+
+
+def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
     reasons = _too_long(batch)
     if reasons:
         raise Invalid("document rejected: values too long", reasons)
@@ -265,17 +310,19 @@ def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut
             raise
         return _duplicate(session, found)
 
-    conf_ids = _configuration_ids(session, batch.results)
-    ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in batch.results})
+    results = batch.results
+    keys = list(map(_conf_key, results))
+    conf_ids = _configuration_ids(session, results, keys)
+    ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in results})
     # Tuples in RESULT_COLUMNS order: hundreds of rows per document, no per-row dicts.
     ids = (document.id, document.run_id, commit.id, machine.id, codec_set.id)
     c_metric, d_metric = SPEED_METRICS
     rows = [
-        (*ids, ds_ids[r["dataset"]], conf_ids[tuple(r[k] for k in CONF_KEYS)],
+        (*ids, ds_ids[r["dataset"]], conf_ids[key],
          r.get("uncompressed_bytes"), r.get("compressed_bytes"), r.get("ratio"),
          bool(r.get("roundtrip_ok", True)), r.get("error"), r.get("dictionary_train_ms"),
          *_stats(r.get(c_metric)), *_stats(r.get(d_metric)))
-        for r in batch.results]
+        for r, key in zip(results, keys, strict=True)]
     _bulk_insert(session, rows)
     if run is not None:
         session.execute(update(Run).where(Run.id == run.id).values(

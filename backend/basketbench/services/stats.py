@@ -17,6 +17,15 @@ def delta_pct(base: float | None, head: float | None) -> float | None:
     return (head - base) / abs(base) * 100.0
 
 
+def finite_delta_pct(base: float, head: float) -> float | None:
+    """``delta_pct`` of two present values, with an infinite change (base 0) as None: what
+    an answer shows (JSON has no infinity)."""
+    if base == 0:
+        return 0.0 if head == 0 else None
+    delta = (head - base) / abs(base) * 100.0
+    return delta if math.isfinite(delta) else None
+
+
 def mann_whitney_p(base: Sequence[float] | None, head: Sequence[float] | None) -> float | None:
     """Two-sided Mann-Whitney U p-value; None when either side has no samples."""
     if not base or not head:

@@ -1,8 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { createQueryClient } from '@/lib/react-query';
 
+/** One client per page load, created before React renders so that main.tsx can start the
+ * route's first queries in it (app/prefetch.ts). */
+export const queryClient = createQueryClient();
+
 export function AppProvider({ children }: { children: ReactNode }) {
-  const [client] = useState(createQueryClient);
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

@@ -1,17 +1,65 @@
 // Plot wrapper used by every chart: theme-aware layout, PNG export (modebar
 // and button), CSV export of the plotted data, a loading fallback while
 // Plotly's chunk arrives, and a performance mark when the first frame is drawn.
-import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Config, Data, Layout, PlotMouseEvent, PlotRelayoutEvent } from 'plotly.js';
 import { downloadText, toCsv, type CsvCell } from './csv';
+import type { PlotlyBinding } from './plot-impl';
 import { useTheme } from './theme';
 
-const loadPlotImpl = () => import('./plot-impl');
-const PlotImpl = lazy(loadPlotImpl);
+/** Which Plotly bundle draws a figure: the smaller SVG-only one unless a trace needs WebGL. */
+export type PlotlyFlavour = 'basic' | 'gl';
 
-/** Start fetching and parsing Plotly while the first API requests are in flight. */
-export function preloadPlotly(): void {
-  void loadPlotImpl();
+// Trace types of the gl2d bundle that the basic bundle lacks.
+const GL_TRACES = new Set(['scattergl', 'splom', 'parcoords']);
+
+export function plotlyFlavour(data: readonly Data[]): PlotlyFlavour {
+  return data.some((trace) => GL_TRACES.has(trace.type ?? '')) ? 'gl' : 'basic';
+}
+
+const loaders: Record<PlotlyFlavour, () => Promise<{ default: PlotlyBinding }>> = {
+  basic: () => import('./plotly-basic'),
+  gl: () => import('./plotly-gl'),
+};
+const loading: Partial<Record<PlotlyFlavour, Promise<PlotlyBinding>>> = {};
+const loaded: Partial<Record<PlotlyFlavour, PlotlyBinding>> = {};
+
+function loadPlotly(flavour: PlotlyFlavour): Promise<PlotlyBinding> {
+  loading[flavour] ??= loaders[flavour]().then(
+    (module) => (loaded[flavour] = module.default),
+    (error: unknown) => {
+      delete loading[flavour]; // a later plot may try again
+      throw error;
+    },
+  );
+  return loading[flavour];
+}
+
+/** Start fetching and parsing a Plotly bundle while the page's API requests are in flight. */
+export function preloadPlotly(flavour: PlotlyFlavour): void {
+  loadPlotly(flavour).catch(() => undefined); // the plot that needs it reports the failure
+}
+
+/**
+ * The Plotly binding once its chunk has run; null until then. Not React.lazy: a lazy
+ * component suspends on its first render even when its chunk is already there, and React
+ * then holds the revealed plot back for up to 300 ms (its fallback throttle).
+ */
+function usePlotly(flavour: PlotlyFlavour): { binding: PlotlyBinding | null; error: unknown } {
+  const [state, setState] = useState<{ flavour: PlotlyFlavour; error: unknown } | null>(null);
+  const binding = loaded[flavour] ?? null;
+  useEffect(() => {
+    if (binding) return;
+    let live = true;
+    loadPlotly(flavour).then(
+      () => live && setState({ flavour, error: null }),
+      (error: unknown) => live && setState({ flavour, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [flavour, binding]);
+  return { binding, error: state?.flavour === flavour ? state.error : null };
 }
 
 export interface CsvTable {
@@ -44,6 +92,8 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
   const divRef = useRef<HTMLElement | null>(null);
   const marked = useRef(false);
   const colors = PALETTE[theme];
+  const flavour = plotlyFlavour(data);
+  const plotly = usePlotly(flavour);
 
   const themed = useMemo<Partial<Layout>>(
     () => ({
@@ -88,7 +138,7 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
 
   const exportPng = async () => {
     if (!divRef.current) return;
-    const { downloadPng } = await import('./plot-impl');
+    const { downloadPng } = await loadPlotly(flavour);
     await downloadPng(divRef.current, filename);
   };
 
@@ -108,8 +158,8 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
         </button>
       </div>
       <div style={{ height }}>
-        <Suspense fallback={<div className="plot-loading">Loading plot…</div>}>
-          <PlotImpl
+        {plotly.binding ? (
+          <plotly.binding.Plot
             data={data}
             layout={themed}
             config={config}
@@ -118,7 +168,13 @@ export function Plot({ id, title, data, layout, filename, csv, pointCount, heigh
             onRendered={onRendered}
             style={{ width: '100%', height: '100%' }}
           />
-        </Suspense>
+        ) : plotly.error ? (
+          <div className="state state-error" role="alert">
+            <strong>Could not load the plotting library.</strong> {String(plotly.error)}
+          </div>
+        ) : (
+          <div className="plot-loading">Loading plot…</div>
+        )}
       </div>
     </figure>
   );

@@ -375,6 +375,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/codec-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Codec Series
+         * @description Every codec series the machine measured, newest first, with its two newest commits
+         *     (the dashboard's default compare pair: two commits of one series).
+         */
+        get: operations["analysis-get_codec_series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/github": {
         parameters: {
             query?: never;
@@ -649,6 +670,53 @@ export interface components {
             offset: number;
         };
         /**
+         * CodecSeriesOut
+         * @description One codec series, named by its newest set, and how far it reaches.
+         */
+        CodecSeriesOut: {
+            /** Id */
+            id: number;
+            /**
+             * Set
+             * @description host | builtin | a named set such as root-6.40.00
+             */
+            set: string;
+            /** Root Version */
+            root_version: string | null;
+            /**
+             * Libraries
+             * @description zlib, lzma, lz4, zstd, xxhash versions
+             */
+            libraries: {
+                [key: string]: string;
+            };
+            /**
+             * Series Key
+             * @description results with the same key form one history
+             */
+            series_key: string;
+            /**
+             * Commits
+             * @description commits measured in this series here (compare: of base and head)
+             * @default 0
+             */
+            commits: number;
+            /**
+             * First Libraries
+             * @description the versions at its oldest commit here (compare: the base's); differ from `libraries` in the builtin series
+             */
+            first_libraries?: {
+                [key: string]: string;
+            };
+            /** First Root Version */
+            first_root_version?: string | null;
+            /**
+             * Latest Commits
+             * @description GET /codec-series only: its newest commits on the machine, newest first (compare's default pair)
+             */
+            latest_commits?: string[];
+        };
+        /**
          * CodecSetOut
          * @description The codec library versions a result was measured with (models/codecs.py).
          */
@@ -735,6 +803,11 @@ export interface components {
              * @enum {string}
              */
             mode: "commits" | "machines";
+            /**
+             * Codec Series
+             * @description the codec series both sides were measured in (versions: head's, first_libraries: base's); empty: nothing in common, and base and head each show their own newest series
+             */
+            codec_series?: components["schemas"]["CodecSeriesOut"][];
         };
         /** CompareRow */
         CompareRow: {
@@ -848,6 +921,17 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /** Next Attempt At */
+            next_attempt_at?: string | null;
+            /** Sent At */
+            sent_at?: string | null;
+            /**
+             * Attempt Log
+             * @description every attempt: at, code, error, retry_in (s)
+             */
+            attempt_log?: {
+                [key: string]: unknown;
+            }[];
         };
         /** Dimensions */
         Dimensions: {
@@ -946,9 +1030,9 @@ export interface components {
             codecs?: components["schemas"]["CodecSetOut"] | null;
             /**
              * Codec Series
-             * @description every codec series this machine has for it; choose one with ?codecs=<series_key or set name>
+             * @description every codec series this machine has for it, newest first; choose one with ?codecs=<series_key or set name>
              */
-            codec_series?: components["schemas"]["CodecSetOut"][];
+            codec_series?: components["schemas"]["CodecSeriesOut"][];
         };
         /** HistoryPoint */
         HistoryPoint: {
@@ -1462,6 +1546,13 @@ export interface components {
             reference: number | null;
             /** Points */
             points: components["schemas"]["TradeoffPoint"][];
+            /** @description the codec series shown */
+            codecs?: components["schemas"]["CodecSetOut"] | null;
+            /**
+             * Codec Series
+             * @description every codec series of this commit, machine and dataset; choose one with ?codecs=
+             */
+            codec_series?: components["schemas"]["CodecSeriesOut"][];
         };
         /** TradeoffPoint */
         TradeoffPoint: {
@@ -3322,6 +3413,73 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CompareOut"];
                     "text/csv": string;
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "analysis-get_codec_series": {
+        parameters: {
+            query: {
+                machine: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecSeriesOut"][];
                 };
             };
             /** @description bad request */

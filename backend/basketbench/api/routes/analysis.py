@@ -8,7 +8,13 @@ from fastapi import APIRouter, Query
 
 from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep
 from basketbench.api.listing import csv_response, json_response, orjson_response
-from basketbench.schemas.analysis import CompareOut, HistoryOut, Metric, TradeoffOut
+from basketbench.schemas.analysis import (
+    CodecSeriesOut,
+    CompareOut,
+    HistoryOut,
+    Metric,
+    TradeoffOut,
+)
 from basketbench.services import analysis
 
 router = APIRouter(tags=["analysis"], dependencies=[ReadAccess])
@@ -69,3 +75,10 @@ def get_compare(
                            head_machine, commit, dataset, metric, only_significant, codecs,
                            settings)
     return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)
+
+
+@router.get("/codec-series", response_model=list[CodecSeriesOut])
+def get_codec_series(session: SessionDep, machine: str) -> Any:
+    """Every codec series the machine measured, newest first, with its two newest commits
+    (the dashboard's default compare pair: two commits of one series)."""
+    return analysis.machine_codec_series(session, machine)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 
 from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
@@ -63,15 +63,16 @@ def set_change_status(session: SessionDep, token: TokenDep, change_id: int,
 
 @router.post("/{change_id}/bisection/range", response_model=BisectionOut)
 def bisection_range(request: Request, session: SessionDep, settings: SettingsDep,
-                    _token: TokenDep, change_id: int, body: RangeIn,
-                    background: BackgroundTasks) -> BisectionOut:
+                    _token: TokenDep, change_id: int, body: RangeIn) -> BisectionOut:
     """A worker's list of the commits between the measured parent and the changed commit."""
     infos = [CommitInfo(sha=c.sha, parents=c.parents, author=c.author,
                         author_email=c.author_email, date=c.date, message=c.message)
              for c in body.commits]
     result, runs = bisect.receive_range(session, settings, change_id, infos)
-    from basketbench.core.queue import enqueue_run
+    # The runs and any notification are in their outboxes (same transaction): the
+    # dispatchers of this process look now.
+    from basketbench.services import dispatch, notify
 
-    for run in runs:
-        background.add_task(enqueue_run, run.id, run.tag, settings)
+    dispatch.wake()
+    notify.wake()
     return BisectionOut(change_id=change_id, bisection=result, run_ids=[r.id for r in runs])

@@ -1,9 +1,11 @@
 """Bisection: a change found between two measured commits with unmeasured commits in
 between. A worker on the change's hardware tag lists the commits from its git mirror
 (task ``basketbench.bisect_range``); then the middle commit is measured on the same tag
-(runs with trigger "bisect"), classified as old or new level on the change's lead
-series, and the range halved until one commit is left: the culprit. Every change of
-the group then moves to the culprit; ``Change.bisection`` keeps the steps."""
+(runs with trigger "bisect", written to the run outbox), classified as old or new level
+on the change's lead series, and the range halved until one commit is left: the
+culprit. Every change of the group then moves to the culprit, and the notifications
+about the culprit are written to the notification outbox; ``Change.bisection`` keeps
+the steps."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine, Repository, Run
+from basketbench.services import dispatch, notify
 from basketbench.services.commits import CommitInfo, store_commits
 from basketbench.services.detection import history
 from basketbench.services.detection.service import Outcome
@@ -144,6 +147,9 @@ def _next_step(session: Session, settings: Settings, lead: Change, bis: dict[str
     lo, hi = int(bis["lo"]), int(bis["hi"])
     if lo >= hi:
         _finish(session, bis, group)
+        session.flush()
+        # Tell people about the culprit (its pull request gets the comment).
+        notify.enqueue(session, settings, [ch.id for ch in group])
         return None
     mid = (lo + hi) // 2
     sha = bis["candidates"][mid]
@@ -156,6 +162,7 @@ def _next_step(session: Session, settings: Settings, lead: Change, bis: dict[str
               lead, settings), trigger="bisect", status="queued")
     session.add(run)
     session.flush()
+    dispatch.add_dispatches(session, [run])
     bis["steps"] = [*bis.get("steps", []), {"sha": sha, "index": mid, "run_id": run.id,
                                             "verdict": None, "value": None}]
     bis["current_run"] = run.id

@@ -1,19 +1,28 @@
 """Confirmation reruns: before a speed change is raised, its parent and the suspect
 commit are measured again on the same machine, interleaved (parent, suspect, parent,
 suspect, ...: a drift of the machine hits both sides alike), and the test is repeated
-with them (engine.confirm_one / engine.decide)."""
+with them (engine.confirm_one / engine.decide).
+
+When the reruns show the parent already at the suspect's new level (a step whose first
+run fell inside the noise, so that the screen found it one commit late), the candidate
+moves to the parent: its record is rejected with the reason, and a record at the parent
+(a new one, or the parent's own rejected one, reopened) gets reruns of the parent and its
+own parent. At most ``SpeedRule.max_moves`` commits back."""
 
 from __future__ import annotations
 
+import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine, Run
 from basketbench.models.base import utcnow
+from basketbench.services import dispatch, notify
 from basketbench.services.detection import history
-from basketbench.services.detection.engine import confirm_one, decide
-from basketbench.services.detection.service import Outcome, rule_for
+from basketbench.services.detection.engine import Confirmation, confirm_one, decide
+from basketbench.services.detection.service import Outcome, direction, rule_for
+from basketbench.services.detection.speed import SpeedRule, bootstrap_shift_ci
 
 DONE = ("succeeded", "failed", "cancelled")
 
@@ -31,6 +40,7 @@ def start(session: Session, settings: Settings, group: list[Change], suspect_id:
                             status="queued"))
     session.add_all(runs)
     session.flush()
+    dispatch.add_dispatches(session, runs)  # the run outbox: sent whatever happens next
     info = {"run_ids": [r.id for r in runs],
             "parent_run_ids": [r.id for r in runs if r.commit_id == parent_id],
             "suspect_run_ids": [r.id for r in runs if r.commit_id == suspect_id],
@@ -60,6 +70,9 @@ def on_run_progress(session: Session, settings: Settings, run: Run) -> Outcome:
             res = evaluate(session, settings, group)
             out.confirmed += res.confirmed
             out.rejected += res.rejected
+            out.candidates += res.candidates
+            out.runs += res.runs
+    notify.enqueue(session, settings, out.confirmed)  # the outbox: with the verdicts
     session.commit()
     return out
 
@@ -94,18 +107,27 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
                                  ev.get("suspect_samples", []), rule))
         usable.append((ch, pr, sr))
     if confs:
-        family = max(int((ch.evidence or {}).get("family_size", 1)) for ch, _, _ in usable)
+        evs = [ch.evidence or {} for ch, _, _ in usable]
+        family = max(int(ev.get("family_size", 1)) for ev in evs)
+        screened = max(int(ev.get("screen_candidates", 0)) for ev in evs)
         if rule.confirm_runs <= 0:  # no reruns: the screen's agreement is all there is
-            for c, (ch, _, _) in zip(confs, usable, strict=True):
-                c.rerun_delta = (ch.evidence or {}).get("screen_delta", c.delta)
-        decide(confs, [(ch.evidence or {}).get("screen_delta", ch.delta_pct / 100)
-                       for ch, _, _ in usable],
-               [ch.min_effect_pct or rule.min_effect_pct for ch, _, _ in usable], family, rule)
+            for c, ev in zip(confs, evs, strict=True):
+                c.rerun_delta = ev.get("screen_delta", c.delta)
+        decide(confs, [ev.get("screen_delta", ch.delta_pct / 100)
+                       for ev, (ch, _, _) in zip(evs, usable, strict=True)],
+               [ch.min_effect_pct or rule.min_effect_pct for ch, _, _ in usable], family, rule,
+               candidates=screened,
+               may_move=[int(ev.get("moves", 0)) < rule.max_moves
+                         and len(ev.get("reference_commits", [])) >= 3 for ev in evs])
     now = utcnow()
+    moving: list[tuple[Change, Confirmation]] = []
     for c, (ch, pr, sr) in zip(confs, usable, strict=True):
         ch.confirmation = {**info, "result": {
             "delta_pct": c.delta * 100, "p_value": c.p_value, "q_value": c.q_value,
             "rerun_delta_pct": c.rerun_delta * 100, "parent_reruns": pr, "suspect_reruns": sr,
+            "parent_share": _finite(c.parent_share),
+            "earlier_delta_pct": _finite(c.earlier_delta * 100),
+            "earlier_p_value": _finite(c.earlier_p), "verdict": c.verdict,
             "confirmed": c.confirmed}}
         if c.confirmed:
             ch.state, ch.confirmed_at = "confirmed", now
@@ -114,6 +136,94 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
         else:
             ch.state = "rejected"
             out.rejected.append(ch.id)
+            if c.verdict == "earlier":
+                moving.append((ch, c))
+    session.flush()
+    if moving:
+        suite = _suite(session, info, settings)
+        machine = session.get(Machine, machine_id)
+        assert machine is not None
+        for (suspect, parent), targets in move_earlier(session, rule, moving).items():
+            earlier = {t.id: t.confirmation for t in targets}
+            out.runs += start(session, settings, targets, suspect, parent, machine, suite)
+            out.candidates += [t.id for t in targets]
+            for t in targets:  # a reopened record keeps its first round
+                if earlier[t.id]:
+                    t.confirmation = {**t.confirmation, "previous": earlier[t.id]}
+    session.flush()
+    return out
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if np.isfinite(x) else None
+
+
+def _suite(session: Session, info: dict[str, object], settings: Settings) -> str | None:
+    ids = info.get("run_ids") or []
+    run = session.get(Run, ids[0]) if isinstance(ids, list) and ids else None
+    return run.suite if run is not None else settings.default_suite
+
+
+def move_earlier(session: Session, rule: SpeedRule, moving: list[tuple[Change, Confirmation]]
+                 ) -> dict[tuple[int, int], list[Change]]:
+    """Records at the parents of changes whose reruns put the step one commit earlier,
+    ready for their own reruns; per (new suspect, its parent)."""
+    out: dict[tuple[int, int], list[Change]] = {}
+    series_of = history.change_series(session, [ch for ch, _ in moving])
+    for ch, conf in moving:
+        ev = ch.evidence or {}
+        suspect_id, parent_id = ch.parent_commit_id, int(ev["reference_commits"][-2])
+        assert suspect_id is not None
+        key = series_of[ch.id]
+        # The parent's runs now: its first run and the reruns just measured (stored as
+        # results of the parent commit like any other run).
+        values = history.load_series(session, ch.machine_id, [(suspect_id, 0)], {key})
+        point = next((v for v in values.get(key, []) if v.runs.get(ch.metric)), None)
+        if point is None:
+            continue
+        target = session.scalar(select(Change).where(
+            Change.machine_id == ch.machine_id, Change.dataset_id == ch.dataset_id,
+            Change.configuration_id == ch.configuration_id, Change.metric == ch.metric,
+            Change.commit_id == suspect_id, Change.codec_set_id == point.codec_set_id))
+        if target is not None and target.state != "rejected":
+            continue  # already being confirmed, or confirmed: nothing to move
+        reference = list(ev["reference"])[:-1]
+        runs, samples = list(point.runs[ch.metric]), list(point.samples[ch.metric])
+        head = float(np.median(runs))
+        ci = bootstrap_shift_ci(np.asarray(reference, dtype=float),
+                                np.asarray(samples, dtype=float), rule.bootstrap, seed=ch.id)
+        suspect = session.get(Commit, ch.commit_id)
+        evidence = {**ev, "reference": reference,
+                    "reference_commits": list(ev["reference_commits"])[:-1],
+                    "suspect_runs": runs, "suspect_samples": samples,
+                    "parent_samples": None, "mann_whitney_p": None,
+                    "moves": int(ev.get("moves", 0)) + 1,
+                    "moved_from": {"change_id": ch.id,
+                                   "commit": suspect.sha if suspect else None,
+                                   "rerun_delta_pct": conf.rerun_delta * 100,
+                                   "earlier_delta_pct": conf.earlier_delta * 100,
+                                   "earlier_p_value": conf.earlier_p}}
+        if target is None:
+            target = Change(machine_id=ch.machine_id, dataset_id=ch.dataset_id,
+                            configuration_id=ch.configuration_id, metric=ch.metric,
+                            codec_set_id=point.codec_set_id, commit_id=suspect_id, kind="speed",
+                            test=ch.test, detected_run_id=ch.detected_run_id)
+            session.add(target)
+        target.parent_commit_id = parent_id
+        target.state, target.confirmed_at = "confirming", None
+        target.direction = direction(ch.metric, conf.earlier_delta * 100)
+        target.base_value = float(np.median(reference)) if reference else None
+        target.head_value = head
+        target.delta_pct = conf.earlier_delta * 100
+        target.ci_low_pct = _finite(ci[0] * 100)
+        target.ci_high_pct = _finite(ci[1] * 100)
+        target.p_value, target.q_value = conf.earlier_p, None
+        target.min_effect_pct = ch.min_effect_pct
+        target.evidence = evidence
+        session.flush()
+        ch.confirmation = {**ch.confirmation, "result": {
+            **ch.confirmation["result"], "moved_to": target.id}}
+        out.setdefault((suspect_id, parent_id), []).append(target)
     session.flush()
     return out
 

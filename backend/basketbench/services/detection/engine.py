@@ -8,7 +8,9 @@ Per series three tests, all in one Benjamini-Hochberg family per commit:
 - ``edivisive``: the strongest change point of the whole segment (slow or small
   shifts), permutation p-value; only where its effect passes the minimum.
 A candidate passes ``screen_q`` and the minimum effect; it is raised only after the
-interleaved confirmation reruns agree (``decide``).
+interleaved confirmation reruns agree (``decide``). When the reruns show the parent
+already at the new level (a step whose first run fell inside the noise, found one commit
+late), the candidate moves to the parent and is confirmed there against its own parent.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from basketbench.services.detection import edivisive
-from basketbench.services.detection.fdr import bh_adjust
+from basketbench.services.detection.fdr import bh_adjust, bh_adjust_partial
 from basketbench.services.detection.speed import (
     Array,
     SpeedRule,
@@ -140,40 +142,99 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
 
 @dataclass
 class Confirmation:
-    delta: float
-    p_value: float
-    rerun_delta: float
+    """What the interleaved reruns say about one candidate (``decide`` fills the verdict).
+
+    The p-value comes from the reruns alone: fresh runs the screen never saw, so under
+    "no change" they are as likely high as low whatever made the screen pick the series.
+    The effect is estimated from every run of the suspect (screened and reruns)."""
+
+    delta: float  # the suspect's runs (screened and reruns) against the reference (+ the
+    # parent's reruns), median against median
+    p_value: float  # the suspect's reruns against the same reference
+    rerun_delta: float  # the interleaved pair: suspect reruns against parent reruns
+    # Where the parent's reruns sit between the level before the parent (0) and the
+    # suspect's reruns (1): nearer 1 means the change came at the parent or earlier.
+    parent_share: float = float("nan")
+    # The parent's and the suspect's reruns against the reference before the parent:
+    # the evidence for moving the candidate one commit earlier.
+    earlier_delta: float = float("nan")
+    earlier_p: float = float("nan")
+    fresh: bool = True  # False: no reruns, the p-value is the screened runs' own
     q_value: float = float("nan")
-    confirmed: bool = False
+    verdict: str = "rejected"  # confirmed | earlier | rejected
+
+    @property
+    def confirmed(self) -> bool:
+        return self.verdict == "confirmed"
+
+
+def _level(ref: Sequence[float], new: Sequence[float], samples: list[float],
+           rule: SpeedRule) -> tuple[float, float]:
+    lt = level_test(_log_matrix([ref], len(ref)), _log_matrix([new], len(new)),
+                    within_se([samples]), rule.scale_floor, successive=True)
+    return float(lt.delta[0]), float(lt.p[0])
 
 
 def confirm_one(reference: list[float], suspect_runs: list[float], parent_reruns: list[float],
                 suspect_reruns: list[float], samples: list[float], rule: SpeedRule
                 ) -> Confirmation:
-    """The level test again with the reruns: the suspect's runs (original + reruns)
-    against the reference plus the parent's reruns; and the interleaved pair alone."""
+    """The level tests with the reruns. ``reference``: the segment's run medians before
+    the suspect, oldest first, the parent's last."""
     ref = list(reference[-rule.window:]) + list(parent_reruns)
     new = list(suspect_runs) + list(suspect_reruns)
-    lt = level_test(_log_matrix([ref], len(ref)), _log_matrix([new], len(new)),
-                    within_se([samples]), rule.scale_floor)
-    rerun = (float(np.median(suspect_reruns) / np.median(parent_reruns) - 1)
-             if parent_reruns and suspect_reruns else float("nan"))
-    return Confirmation(float(lt.delta[0]), float(lt.p[0]), rerun)
+    p = _level(ref, new, samples, rule)[1]
+    # The effect: median against median, so that one run off (the screened run inside the
+    # noise, or an outlier) does not move it.
+    delta = float(np.expm1(np.median(np.log(new)) - np.median(np.log(ref))))
+    conf = Confirmation(delta, p, float("nan"), fresh=bool(suspect_reruns))
+    if suspect_reruns:
+        conf.p_value = _level(ref, suspect_reruns, samples, rule)[1]
+    if parent_reruns and suspect_reruns:
+        conf.rerun_delta = float(np.median(suspect_reruns) / np.median(parent_reruns) - 1)
+        before = list(reference[:-1][-rule.window:])
+        if len(before) >= 2:
+            old = float(np.median(np.log(before)))
+            to_parent = float(np.mean(np.log(parent_reruns))) - old
+            to_suspect = float(np.mean(np.log(suspect_reruns))) - old
+            if to_suspect != 0:
+                conf.parent_share = to_parent / to_suspect
+            conf.earlier_delta, conf.earlier_p = _level(
+                before, list(parent_reruns) + list(suspect_reruns), samples, rule)
+    return conf
 
 
 def decide(confirmations: list[Confirmation], screen_deltas: list[float],
-           min_effects_pct: list[float], family_size: int, rule: SpeedRule) -> None:
-    """Final BH over the commit's family (m = every test screened; candidates' p-values
-    replaced by their confirmation's), then the effect and the reruns' agreement."""
+           min_effects_pct: list[float], family_size: int, rule: SpeedRule,
+           candidates: int = 0, may_move: Sequence[bool] | None = None) -> None:
+    """The verdict on a commit's candidates.
+
+    Benjamini-Hochberg again, in two stages: the screen chose ``candidates`` series out
+    of ``family_size`` tests (BH at screen_q), and the reruns, new data, test those
+    again at fdr_q with m = ``candidates`` (without reruns: the screened p-values with
+    m = ``family_size``). Then the effect must pass the minimum and the interleaved pair
+    must agree, with the parent's reruns nearer the old level than the suspect's. When
+    the parent's reruns sit nearer the suspect's new level and both differ from the level
+    before the parent, the candidate moves one commit earlier (verdict "earlier": the
+    parent is confirmed against its own parent by the next reruns) if ``may_move``
+    allows; otherwise it is rejected."""
     ps = [c.p_value for c in confirmations]
-    m = max(family_size, len(ps))
-    order = np.argsort(ps)
-    ranked = np.array(ps)[order] * m / np.arange(1, len(ps) + 1)
-    q_sorted = np.minimum.accumulate(ranked[::-1])[::-1] if len(ps) else ranked
-    for k, i in enumerate(order):
-        c = confirmations[i]
-        c.q_value = float(min(q_sorted[k], 1.0))
+    fresh = all(c.fresh for c in confirmations)
+    m = max(candidates if fresh else family_size, len(ps), 1)
+    q = bh_adjust_partial(ps, m)
+    for i, c in enumerate(confirmations):
+        qi = q[i]
+        c.q_value = float(qi) if qi is not None else float("nan")
         effect = min_effects_pct[i] / 100
-        same_sign = np.sign(c.rerun_delta) == np.sign(screen_deltas[i]) == np.sign(c.delta)
-        c.confirmed = bool(c.q_value <= rule.fdr_q and abs(c.delta) >= effect and same_sign
-                           and abs(c.rerun_delta) >= effect / 2)
+        sign = np.sign(screen_deltas[i])
+        same_sign = np.sign(c.rerun_delta) == sign == np.sign(c.delta)
+        # NaN (no level before the parent to compare with): the pair alone decides.
+        parent_new = bool(c.parent_share >= 0.5)
+        if (c.q_value <= rule.fdr_q and abs(c.delta) >= effect and same_sign
+                and abs(c.rerun_delta) >= effect / 2 and not parent_new):
+            c.verdict = "confirmed"
+        elif ((may_move is None or may_move[i]) and parent_new
+              and c.earlier_p <= rule.fdr_q and np.sign(c.earlier_delta) == sign
+              and abs(c.earlier_delta) >= effect * rule.screen_effect_fraction):
+            c.verdict = "earlier"
+        else:
+            c.verdict = "rejected"

@@ -17,6 +17,7 @@ from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine, ResultDocument, Run
 from basketbench.models.base import utcnow
 from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
+from basketbench.services import dispatch, notify
 from basketbench.services.detection import history
 from basketbench.services.detection.engine import SeriesInput, SeriesPoint, screen
 from basketbench.services.detection.speed import SpeedRule
@@ -146,7 +147,8 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
             ci_low_pct=_pct(c.ci[0]), ci_high_pct=_pct(c.ci[1]), p_value=c.p_value,
             q_value=c.q_value, min_effect_pct=family[c.series].min_effect_pct,
             state="confirming", detected_run_id=run_id,
-            evidence={"family_size": c.family_size, "screen_delta": c.delta,
+            evidence={"family_size": c.family_size, "screen_candidates": len(candidates),
+                      "screen_delta": c.delta,
                       "screen_p": c.p_value, "screen_q": c.q_value, "mann_whitney_p": c.mw_p,
                       "reference": reference,
                       "reference_commits": [p.commit for p in pts[max(0, c.position - rule.window):
@@ -172,6 +174,7 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
                  if ch.kind == "exact" and ch.commit_id == commit.id and ch.confirmed_at == now]
     session.flush()
     out.confirmed.extend(ch.id for ch in exact_new)
+    notify.enqueue(session, settings, out.confirmed)  # the outbox: with the changes
     session.commit()
     return out
 
@@ -187,19 +190,14 @@ def changes_of(session: Session, ids: list[int]) -> list[Change]:
 
 
 def follow_up(session: Session, settings: Settings, out: Outcome) -> None:
-    """After the transaction: enqueue reruns, start bisections, tell people."""
-    from basketbench.core.queue import enqueue_run
-
-    for run in out.runs:
-        enqueue_run(run.id, run.tag, settings)
+    """After the transaction: start bisections, and wake this process's dispatchers for
+    the runs and notifications the transaction wrote to their outboxes."""
     if out.confirmed:
         from basketbench.services.detection import bisect
 
-        for run in bisect.start_for(session, settings, out.confirmed):
-            enqueue_run(run.id, run.tag, settings)
-        from basketbench.services.notify import notify_changes
-
-        notify_changes(session, settings, out.confirmed)
+        bisect.start_for(session, settings, out.confirmed)
+    dispatch.wake()
+    notify.wake()
 
 
 def run_after_ingest(sessionmaker: Any, settings: Settings, document_id: int) -> None:

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { useCommit } from '@/api/get-commit';
+import { CommitLink } from '@/components/commit-link';
 import { getCommits } from '@/api/get-commits';
 import { shortSha } from '@/lib/format';
 import type { Commit } from '@/types/api';
@@ -57,6 +58,11 @@ export function CommitSelect({
         ))}
         {value !== '' && !options.some((c) => c.sha === value) && <option value={value}>{value}</option>}
       </select>
+      {value !== '' && (
+        <small className="muted">
+          chosen: <CommitLink sha={value} repository={current.data?.repository} testId={`${name}-link`} />
+        </small>
+      )}
       <small className="muted" data-testid={`${name}-matches`}>
         {found.data ? `${found.data.total} match${found.data.total === 1 ? '' : 'es'}${found.data.total > SHOWN ? `, newest ${SHOWN} listed` : ''}` : ''}
       </small>

@@ -3,8 +3,8 @@ import { apiRequest } from '@/lib/api-client';
 import type { Compare } from '@/types/api';
 
 export type CompareParams =
-  | { kind: 'commits'; base_commit: string; head_commit: string; machine: string; dataset?: string; metric?: string }
-  | { kind: 'machines'; base_machine: string; head_machine: string; commit: string; dataset?: string; metric?: string };
+  | { kind: 'commits'; base_commit: string; head_commit: string; machine: string; dataset?: string; metric?: string; codecs?: string }
+  | { kind: 'machines'; base_machine: string; head_machine: string; commit: string; dataset?: string; metric?: string; codecs?: string };
 
 export const getCompare = ({ kind: _kind, ...params }: CompareParams, signal?: AbortSignal): Promise<Compare> =>
   apiRequest<Compare>('/compare', params, { signal });

@@ -2,6 +2,10 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useCommit } from '@/api/get-commit';
 import { useCommits, latestCommit } from '@/api/get-commits';
+import { useCodecSeries } from '@/api/get-codec-series';
+import { CommitLink } from '@/components/commit-link';
+import { CodecSeriesSelect } from '@/components/ui/codec-series-select';
+import { fmtCodecs, seriesLabel, seriesName } from '@/lib/codecs';
 import { useDimensions } from '@/api/get-dimensions';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { CheckField, DeferredTextField, PageHeader, SelectField } from '@/components/ui/field';
@@ -11,10 +15,11 @@ import { downloadText, toCsv } from '@/lib/csv';
 import { fmtNumber, fmtPct, METRIC_LABELS, shortSha } from '@/lib/format';
 import { useUrlState } from '@/lib/url-state';
 import { toQuery } from '@/lib/api-client';
-import type { CompareRow } from '@/types/api';
+import type { CodecSet, CompareRow } from '@/types/api';
 import { useCompare, type CompareParams } from '../api/get-compare';
 import { compareSchema } from './compare-state';
 import { selectionProblem, summarize, visibleRows } from '../utils/selection';
+import { defaultPair } from '../utils/defaults';
 
 function historyLink(row: CompareRow, machine: string): string {
   const c = row.configuration;
@@ -35,6 +40,9 @@ export function ComparePage() {
   const commits = useCommits({ limit: 2 });
   const headCommit = useCommit(state.kind === 'commits' ? state.head : '');
   const baseCommit = useCommit(state.kind === 'commits' ? state.base : '');
+  // The machine's codec series: defaults (two commits of one series) and suggestions.
+  const machine = state.kind === 'commits' ? state.machine || dims.data?.machines[0] || '' : '';
+  const machineSeries = useCodecSeries(machine);
 
   // Fill what a bare link leaves open: parent of head, latest commit, first machines.
   useEffect(() => {
@@ -46,8 +54,10 @@ export function ComparePage() {
     if (!dims.data || !commits.data) return;
     const machines = dims.data.machines;
     if (state.kind === 'commits' && !state.head) {
-      const sorted = [...commits.data.items].sort((a, b) => (b.order ?? 0) - (a.order ?? 0));
-      if (sorted[0]) set({ head: sorted[0].sha, base: sorted[1]?.sha ?? '', machine: state.machine || machines[0] || '' }, { replace: true });
+      // base and head within one codec series (after `make demo`: the two ROOT releases)
+      if (machine && machineSeries.isPending) return;
+      const pair = defaultPair(machineSeries.data ?? [], commits.data.items);
+      if (pair) set({ head: pair.head, base: pair.base, machine }, { replace: true });
     } else if (state.kind === 'commits' && !state.machine && machines[0]) {
       set({ machine: machines[0] }, { replace: true });
     } else if (state.kind === 'machines' && (!state.base || !state.head || !state.commit)) {
@@ -60,12 +70,12 @@ export function ComparePage() {
         { replace: true },
       );
     }
-  }, [dims.data, commits.data, state.kind, state.head, state.base, state.machine, state.commit, set]);
+  }, [dims.data, commits.data, machine, machineSeries.isPending, machineSeries.data, state.kind, state.head, state.base, state.machine, state.commit, set]);
 
   const params: CompareParams =
     state.kind === 'machines'
-      ? { kind: 'machines', base_machine: state.base, head_machine: state.head, commit: state.commit, dataset: state.dataset || undefined, metric: state.metric || undefined }
-      : { kind: 'commits', base_commit: state.base, head_commit: state.head, machine: state.machine, dataset: state.dataset || undefined, metric: state.metric || undefined };
+      ? { kind: 'machines', base_machine: state.base, head_machine: state.head, commit: state.commit, dataset: state.dataset || undefined, metric: state.metric || undefined, codecs: state.codecs || undefined }
+      : { kind: 'commits', base_commit: state.base, head_commit: state.head, machine: state.machine, dataset: state.dataset || undefined, metric: state.metric || undefined, codecs: state.codecs || undefined };
   const compare = useCompare(params);
 
   if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
@@ -108,6 +118,15 @@ export function ComparePage() {
     ['Base', state.base, baseCommit.error],
   ].find(([, , e]) => e) as [string, string, unknown] | undefined;
   const [baseLabel, headLabel] = state.kind === 'machines' ? [state.base, state.head] : [shortSha(state.base), shortSha(state.head)];
+  const common = compare.data?.codec_series ?? [];
+  const sides = compare.data ? [compare.data.base.codecs ?? null, compare.data.head.codecs ?? null] : [];
+  // No codec series in common: each side shows its own, and a table would mix a codec
+  // library change with a change of ROOT.
+  const noCommon = compare.data !== undefined && common.length === 0 && sides.some(Boolean) && sides[0]?.series_key !== sides[1]?.series_key;
+  const within = (machineSeries.data ?? []).filter((s) => (s.latest_commits ?? []).length >= 2);
+  const sideSeries = (c: CodecSet | null | undefined) => (c ? `${seriesName(c)} codec series (${fmtCodecs(c)})` : 'results without recorded codec versions');
+  const sideRef = (side: 'base' | 'head') =>
+    state.kind === 'machines' ? <code>{side === 'base' ? state.base : state.head}</code> : <CommitLink sha={side === 'base' ? state.base : state.head} />;
 
   return (
     <>
@@ -117,20 +136,21 @@ export function ComparePage() {
       <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="compare selection">
         <SelectField name="kind" label="Compare" value={state.kind}
           options={[{ value: 'commits', label: 'two commits' }, { value: 'machines', label: 'two machines' }]}
-          onChange={(v) => set({ kind: v, base: '', head: '' })} />
+          onChange={(v) => set({ kind: v, base: '', head: '', codecs: '' })} />
         {state.kind === 'commits' ? (
           <>
-            <CommitSelect name="base" label="Base commit" value={state.base} onChange={(v) => set({ base: v })} />
-            <CommitSelect name="head" label="Head commit" value={state.head} onChange={(v) => set({ head: v })} />
-            <SelectField name="machine" label="Machine" value={state.machine} options={machineOpts} onChange={(v) => set({ machine: v })} />
+            <CommitSelect name="base" label="Base commit" value={state.base} onChange={(v) => set({ base: v, codecs: '' })} />
+            <CommitSelect name="head" label="Head commit" value={state.head} onChange={(v) => set({ head: v, codecs: '' })} />
+            <SelectField name="machine" label="Machine" value={state.machine} options={machineOpts} onChange={(v) => set({ machine: v, codecs: '' })} />
           </>
         ) : (
           <>
-            <SelectField name="base" label="Base machine" value={state.base} options={machineOpts} onChange={(v) => set({ base: v })} />
-            <SelectField name="head" label="Head machine" value={state.head} options={machineOpts} onChange={(v) => set({ head: v })} />
-            <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v })} />
+            <SelectField name="base" label="Base machine" value={state.base} options={machineOpts} onChange={(v) => set({ base: v, codecs: '' })} />
+            <SelectField name="head" label="Head machine" value={state.head} options={machineOpts} onChange={(v) => set({ head: v, codecs: '' })} />
+            <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v, codecs: '' })} />
           </>
         )}
+        <CodecSeriesSelect value={state.codecs} series={common} emptyLabel="the newest series both sides have" onChange={(v) => set({ codecs: v })} />
         <SelectField name="dataset" label="Dataset" value={state.dataset} allowEmpty="all" options={d.datasets.map((v) => ({ value: v }))} onChange={(v) => set({ dataset: v })} />
         <SelectField name="metric" label="Metric" value={state.metric} allowEmpty="all"
           options={Object.entries(METRIC_LABELS).map(([value, label]) => ({ value, label }))} onChange={(v) => set({ metric: v })} />
@@ -147,13 +167,48 @@ export function ComparePage() {
       )}
       {!problem && !unknownCommit && compare.isLoading && <Spinner label="Comparing…" />}
       {!problem && !unknownCommit && compare.error && <ErrorState error={compare.error} retry={() => void compare.refetch()} />}
-      {!problem && !unknownCommit && compare.data && (
+      {!problem && !unknownCommit && compare.data && noCommon && (
+        <div role="alert" className="state state-error" data-testid="no-common-series">
+          <p>
+            No codec series in common: base {sideRef('base')} was measured in the {sideSeries(compare.data.base.codecs)}, head{' '}
+            {sideRef('head')} in the {sideSeries(compare.data.head.codecs)}, and neither in the other’s series. A comparison
+            across codec series would mix a codec library change with a change of ROOT, so none is shown.
+          </p>
+          {state.kind === 'commits' && within.length > 0 && (
+            <p>
+              Compare within one series instead:{' '}
+              {within.map((s, i) => (
+                <span key={s.series_key}>
+                  {i > 0 && ' · '}
+                  <Link to={`/compare${toQuery({ base: s.latest_commits?.[1], head: s.latest_commits?.[0], machine: state.machine, dataset: state.dataset, metric: state.metric })}`}>
+                    its two newest commits in {seriesLabel(s)}
+                  </Link>
+                </span>
+              ))}
+            </p>
+          )}
+        </div>
+      )}
+      {!problem && !unknownCommit && compare.data && !noCommon && (
         <>
+          <p className="muted" data-testid="compare-codecs">
+            Both sides in one codec series ({compare.data.head.codecs ? seriesName(compare.data.head.codecs) : 'versions not recorded'}). Base:{' '}
+            {fmtCodecs(compare.data.base.codecs)}. Head: {fmtCodecs(compare.data.head.codecs)}.
+          </p>
           <p className="summary" data-testid="compare-summary">
             <span className="badge badge-bad">{regressions} regressions</span>{' '}
-            <span className="badge badge-good">{improvements} improvements</span> {compared} series compared
-            {state.setting && ` (setting ${state.setting})`}: base <code>{baseLabel}</code>, head <code>{headLabel}</code>
-            {state.kind === 'machines' ? ` at ${shortSha(state.commit)}` : ` on ${state.machine}`}
+            <span className="badge badge-good">{improvements} improvements</span>
+            <span>
+              {compared} series compared
+              {state.setting && ` (setting ${state.setting})`}: base {sideRef('base')}, head {sideRef('head')}
+              {state.kind === 'machines' ? (
+                <>
+                  {' '}at <CommitLink sha={state.commit} />
+                </>
+              ) : (
+                ` on ${state.machine}`
+              )}
+            </span>
             <button type="button" className="btn btn-small" onClick={() => downloadText(`compare-${baseLabel}-${headLabel}.csv`, toCsv(
               ['kind', 'base_ref', 'head_ref', state.kind === 'machines' ? 'commit' : 'machine', 'dataset', 'configuration', 'metric', 'base', 'head', 'delta_pct', 'p_value', 'significant', 'regression'],
               rows.map((r) => [state.kind, state.base, state.head, state.kind === 'machines' ? state.commit : state.machine, r.dataset, r.configuration.label, r.metric, r.base, r.head, r.delta_pct, r.p_value, r.significant, r.regression]),

@@ -11,4 +11,6 @@ export const compareSchema = {
   setting: str(),
   sort: str('delta_pct'),
   only: bool(false),
+  /** codec series of both sides: a set name or series key; '' = the newest both have */
+  codecs: str(),
 };

@@ -15,6 +15,8 @@ export interface HistoryParams {
   commit_from?: string;
   commit_to?: string;
   max_points: number;
+  /** a codec series key or set name; undefined: the newest commit's series */
+  codecs?: string;
 }
 
 export const getHistory = (params: HistoryParams, signal?: AbortSignal): Promise<History> =>

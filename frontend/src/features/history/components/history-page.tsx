@@ -1,17 +1,22 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useCommit } from '@/api/get-commit';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
 import { DeferredTextField, PageHeader, SelectField } from '@/components/ui/field';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
-import { METRIC_LABELS, settingLabel, shortSha } from '@/lib/format';
+import { METRIC_LABELS, settingLabel } from '@/lib/format';
 import type { DimensionsView } from '@/api/get-dimensions';
 import { cleanList, useUrlState } from '@/lib/url-state';
 import { toQuery } from '@/lib/api-client';
+import { CodecSeriesSelect } from '@/components/ui/codec-series-select';
+import { findSeries, seriesName, seriesParam } from '@/lib/codecs';
+import { CommitLink } from '@/components/commit-link';
 import { useHistories, type HistoryParams } from '../api/get-history';
+import { codecKeyOf, dashWord, LEGACY, otherSeries, seriesOrder } from '../utils/codec-lines';
 import { addSeries, assignColors, decodeSeries, encodeSeries, METRICS, replaceSeries, seriesColor, type SeriesKey } from '../utils/series';
 import { formatZoom, parseZoom } from '../utils/zoom';
 import { HistoryPlot, type LoadedSeries } from './history-plot';
+import { PointDetails } from './point-details';
 import { historySchema } from './history-state';
 
 /** The fields of one plotted series, bound to it: what they show is what is plotted. */
@@ -37,10 +42,15 @@ function SeriesFields({ prefix, value, dims, onChange }: {
   );
 }
 
+/** The first dataset of real ROOT baskets (a newcomer's first plot), else the first one. */
+function firstDataset(d: DimensionsView): string {
+  return d.datasets.find((ds) => !d.synthetic_datasets.includes(ds)) ?? d.datasets[0] ?? '';
+}
+
 /** A new series: the last one's dataset, machine and metric with the next setting. */
 function nextSeries(last: SeriesKey | undefined, d: DimensionsView): SeriesKey {
   const settings = d.settings;
-  if (!last) return { setting: settings.includes(505) ? 505 : (settings[0] ?? 505), dataset: d.datasets[0] ?? '', machine: d.machines[0] ?? '', metric: 'compress_mbps' };
+  if (!last) return { setting: settings.includes(505) ? 505 : (settings[0] ?? 505), dataset: firstDataset(d), machine: d.machines[0] ?? '', metric: 'compress_mbps' };
   const at = settings.indexOf(last.setting);
   return { ...last, color: undefined, setting: settings[(at + 1) % Math.max(1, settings.length)] ?? last.setting };
 }
@@ -54,7 +64,6 @@ function contextLine(series: LoadedSeries[], state: { pre: string; dict: number;
 export function HistoryPage() {
   const [state, set] = useUrlState(historySchema);
   const dims = useDimensions();
-  const navigate = useNavigate();
   const keys = useMemo(
     () => assignColors(cleanList(state.s).map(decodeSeries).filter((k): k is SeriesKey => k !== null)),
     [state.s],
@@ -70,10 +79,11 @@ export function HistoryPage() {
 
   useEffect(() => {
     if (!dims.data || state.s.length > 0) return;
-    const { datasets, machines, settings } = dims.data;
-    if (!datasets[0] || !machines[0]) return;
+    const { machines, settings } = dims.data;
+    const dataset = firstDataset(dims.data);
+    if (!dataset || !machines[0]) return;
     const setting = settings.includes(505) ? 505 : (settings[0] ?? 505);
-    set({ s: [encodeSeries({ setting, dataset: datasets[0], machine: machines[0], metric: 'compress_mbps' })] }, { replace: true });
+    set({ s: [encodeSeries({ setting, dataset, machine: machines[0], metric: 'compress_mbps' })] }, { replace: true });
   }, [dims.data, state.s.length, set]);
 
   const params: HistoryParams[] = keys.map((k) => ({
@@ -89,8 +99,15 @@ export function HistoryPage() {
     commit_from: state.from || undefined,
     commit_to: state.to || undefined,
     max_points: state.max,
+    codecs: state.codecs || undefined,
   }));
-  const queries = useHistories(params);
+  // Every codec series (the default): the first answers name the other series, each then
+  // fetched and drawn as its own line.
+  const first = useHistories(params);
+  const others = state.codecs ? [] : otherSeries(first.map((q) => q.data));
+  const more = useHistories(others.flatMap((o) => (params[o.index] ? [{ ...params[o.index]!, codecs: o.codecs }] : [])));
+  const queries = [...first, ...more];
+  const [selected, setSelected] = useState<{ index: number; codecKey: string; sha: string } | null>(null);
 
   if (dims.isPending) return <Spinner label="Loading dimensions…" />;
   if (dims.error) return <ErrorState error={dims.error} retry={() => void dims.refetch()} />;
@@ -105,26 +122,55 @@ export function HistoryPage() {
   }
 
   const last = keys.at(-1);
-  const loaded: LoadedSeries[] = queries.flatMap((q, i) => {
-    const key = keys[i];
-    return q.data && key && !reversed ? [{ key, index: i, history: q.data }] : [];
-  });
+  const order = seriesOrder(first.flatMap((q) => (q.data ? [q.data] : [])));
+  const styleOf = (codecKey: string) => {
+    const at = order.findIndex((c) => c.series_key === codecKey);
+    return at < 0 ? order.length : at;
+  };
+  const answers = [...first.map((q, i) => ({ q, index: i })), ...more.map((q, j) => ({ q, index: others[j]?.index ?? -1 }))];
+  const codecKeys = new Set(answers.flatMap(({ q }) => (q.data ? [codecKeyOf(q.data)] : [])));
+  const loaded: LoadedSeries[] = answers
+    .flatMap(({ q, index }) => {
+      const key = keys[index];
+      if (!q.data || !key || reversed) return [];
+      const codecKey = codecKeyOf(q.data);
+      return [{ key, index, history: q.data, codecKey, style: styleOf(codecKey), nameCodecs: codecKeys.size > 1 }];
+    })
+    .sort((a, b) => a.index - b.index || a.style - b.style);
+  const chosen = state.codecs ? findSeries(order, state.codecs) : undefined;
+  const codecNote =
+    order.length === 0
+      ? ''
+      : state.codecs
+        ? `Only the ${chosen ? seriesName(chosen) : state.codecs} codec series is drawn; “every codec series” draws each as its own line.`
+        : order.length > 1
+          ? `Each codec series is its own line, never joined across series (a codec library change is not a change of ROOT): ${order
+              .map((c, i) => `${dashWord(i)} = ${seriesName(c)}`)
+              .join(', ')}.`
+          : `One codec series: ${order[0] ? seriesName(order[0]) : ''}.`;
+  const line = selected ? loaded.find((l) => l.index === selected.index && l.codecKey === selected.codecKey) : undefined;
+  const compareHref = (l: LoadedSeries, base: string, head: string) => {
+    const series = order.find((c) => c.series_key === l.codecKey);
+    return `/compare${toQuery({
+      base,
+      head,
+      machine: l.key.machine,
+      dataset: l.key.dataset,
+      metric: l.key.metric,
+      setting: l.key.setting,
+      codecs: series ? seriesParam(series, order) : l.codecKey === LEGACY ? undefined : l.codecKey,
+    })}`;
+  };
   const metrics = [...new Set(keys.map((k) => k.metric))];
   const failed = queries.find((q) => q.error);
   const loading = queries.some((q) => q.isPending);
   const downsampled = loaded.filter((s) => s.history.downsampled);
 
-  const openCompare = (key: SeriesKey, sha: string) => {
-    navigate(
-      `/compare${toQuery({ head: sha, machine: key.machine, dataset: key.dataset, metric: key.metric, setting: key.setting })}`,
-    );
-  };
-
   return (
     <>
       <PageHeader title="History">
-        Series over commits in git order; band = sample min..max; triangles = detected changes. Click a point to compare that
-        commit with its parent.
+        Series over commits in git order; band = sample min..max; triangles = detected changes; each codec series is its own
+        line. Click a point for its commit (linked to its repository) and a comparison with the previous point of its line.
       </PageHeader>
       <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="history selection">
         <SelectField name="pre" label="Preconditioner" value={state.pre} options={d.preconditioners.map((v) => ({ value: v }))} onChange={(v) => set({ pre: v })} />
@@ -136,7 +182,14 @@ export function HistoryPage() {
         <DeferredTextField name="to" label="To commit" value={state.to} placeholder="sha (Enter)" onCommit={(v) => set({ to: v })} />
         <SelectField name="max" label="Max points" value={String(state.max)}
           options={[500, 1000, 2000, 5000, 10000].map((v) => ({ value: String(v) }))} onChange={(v) => set({ max: Number(v) })} />
+        <CodecSeriesSelect value={state.codecs} series={order} emptyLabel="every codec series, each its own line"
+          onChange={(v) => set({ codecs: v })} />
       </form>
+      {codecNote && (
+        <p className="muted" data-testid="codec-note">
+          {codecNote}
+        </p>
+      )}
       <ol className="series-editor" aria-label="series">
         {keys.map((k, i) => (
           <li key={i} className="series-row" data-series={i}>
@@ -153,7 +206,8 @@ export function HistoryPage() {
       </button>
       {reversed && (
         <div role="alert" className="state state-error" data-testid="reversed-range">
-          “From” <code>{shortSha(reversed.from)}</code> comes after “To” <code>{shortSha(reversed.to)}</code> in git order.{' '}
+          “From” <CommitLink sha={reversed.from} repository={fromCommit.data?.repository} /> comes after “To”{' '}
+          <CommitLink sha={reversed.to} repository={toCommit.data?.repository} /> in git order.{' '}
           <button type="button" className="btn btn-small" onClick={() => set({ from: state.to, to: state.from })}>
             swap them
           </button>
@@ -182,8 +236,15 @@ export function HistoryPage() {
           const ofMetric = loaded.filter((s) => s.key.metric === m && s.history.points.length > 0);
           // One x range for every metric's plot (linked axes), kept in the URL (?x=lo~hi).
           return ofMetric.length ? (
-            <HistoryPlot key={m} metric={m} series={ofMetric} onPointClick={openCompare} xRange={zoom}
-              onXRange={(r) => set({ x: formatZoom(r) }, { replace: true })} context={contextLine(ofMetric, state)} />
+            <div key={m}>
+              <HistoryPlot metric={m} series={ofMetric} xRange={zoom}
+                onPointClick={(l, sha) => setSelected({ index: l.index, codecKey: l.codecKey, sha })}
+                onXRange={(r) => set({ x: formatZoom(r) }, { replace: true })} context={contextLine(ofMetric, state)} />
+              {line && selected && line.key.metric === m && (
+                <PointDetails line={line} sha={selected.sha} compareHref={(base) => compareHref(line, base, selected.sha)}
+                  onClose={() => setSelected(null)} />
+              )}
+            </div>
           ) : null;
         })}
     </>

@@ -1,10 +1,11 @@
 import type { Data, PlotMouseEvent } from 'plotly.js';
-import { fmtCodecs } from '@/lib/codecs';
+import { fmtCodecs, seriesName } from '@/lib/codecs';
 import { fmtDate, METRIC_LABELS, settingLabel, shortSha } from '@/lib/format';
 import { Plot } from '@/lib/plot';
 import { plotText } from '@/lib/plot-text';
 import { fastScatter } from '@/lib/webgl';
 import type { History } from '@/types/api';
+import { lineStyle } from '../utils/codec-lines';
 import { isRegression, seriesColor, type SeriesKey } from '../utils/series';
 import { xRangeOf, type XRange } from '../utils/zoom';
 
@@ -14,10 +15,17 @@ export function bandColor(hex: string): string {
   return `${hex}33`;
 }
 
+/** One line: a page series (setting, dataset, machine, metric) in one codec series. */
 export interface LoadedSeries {
   key: SeriesKey;
   index: number;
   history: History;
+  /** the codec series' key (codec-lines.ts LEGACY when none) */
+  codecKey: string;
+  /** position of its codec series on the page: its dash and marker (lineStyle) */
+  style: number;
+  /** several codec series on the page: their set names go into the legend */
+  nameCodecs: boolean;
 }
 
 function firstLine(s: string | null): string {
@@ -34,7 +42,7 @@ export function HistoryPlot({
 }: {
   metric: string;
   series: LoadedSeries[];
-  onPointClick: (series: SeriesKey, sha: string) => void;
+  onPointClick: (line: LoadedSeries, sha: string) => void;
   /** shared by the plots of every metric (linked x axes) and kept in the URL */
   xRange: XRange | null;
   onXRange: (range: XRange | null) => void;
@@ -44,11 +52,13 @@ export function HistoryPlot({
   const data: Data[] = [];
   const gl = fastScatter();
   let count = 0;
-  for (const s of series) {
+  series.forEach((s, line) => {
     const color = seriesColor(s.key);
+    const { dash, symbol } = lineStyle(s.style);
     const pts = s.history.points;
     count += pts.length;
-    const name = plotText(`${settingLabel(s.key.setting)} · ${s.key.dataset} · ${s.key.machine}`);
+    const codecs = s.nameCodecs ? ` · ${s.history.codecs ? seriesName(s.history.codecs) : 'codecs not recorded'}` : '';
+    const name = plotText(`${settingLabel(s.key.setting)} · ${s.key.dataset} · ${s.key.machine}${codecs}`);
     const x = pts.map((p) => p.order);
     const hasBand = pts.some((p) => p.min !== null && p.max !== null);
     if (hasBand) {
@@ -64,19 +74,25 @@ export function HistoryPlot({
         fillcolor: bandColor(color), line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
       });
     }
+    // A short line of ROOT releases names them on the plot ("ROOT 6.40.00"), not only on hover.
+    const few = pts.length <= 50;
+    const releases = few && pts.some((p) => p.codecs?.root_version);
     data.push({
       type: gl,
-      mode: pts.length > 400 ? 'lines' : 'lines+markers',
+      mode: pts.length > 400 ? 'lines' : releases ? 'text+lines+markers' : 'lines+markers',
       name,
       legendgroup: name,
       x,
       y: pts.map((p) => p.value),
-      line: { color, width: 1.5 },
-      marker: { color, size: 5 },
-      customdata: pts.map((p) => [shortSha(p.sha), plotText(p.author), fmtDate(p.date), plotText(firstLine(p.message)), p.sha, s.index, p.n, fmtCodecs(p.codecs)]),
+      ...(releases
+        ? { text: pts.map((p) => (p.codecs?.root_version ? `ROOT ${plotText(p.codecs.root_version)}` : '')), textposition: 'top center' as const }
+        : {}),
+      line: { color, width: 1.5, dash },
+      marker: { color, size: few ? 9 : 5, symbol },
+      customdata: pts.map((p) => [shortSha(p.sha), plotText(p.author), fmtDate(p.date), plotText(firstLine(p.message)), p.sha, line, p.n, plotText(fmtCodecs(p.codecs))]),
       hovertemplate:
         '<b>%{customdata[0]}</b> %{customdata[2]}<br>%{customdata[1]}<br>%{customdata[3]}<br>' +
-        'value %{y:.4g} (n=%{customdata[6]})<br>%{customdata[7]}<extra>%{fullData.name}</extra>',
+        'value %{y:.4g} (n=%{customdata[6]})<br>%{customdata[7]}<br><i>click: the commit, linked</i><extra>%{fullData.name}</extra>',
     });
     const bySha = new Map(pts.map((p) => [p.sha, p]));
     const changes = s.history.changes.filter((c) => bySha.has(c.sha));
@@ -94,21 +110,24 @@ export function HistoryPlot({
           color: changes.map((c) => (isRegression(s.key.metric, c.delta_pct) ? '#d62728' : '#2ca02c')),
           line: { width: 1, color: '#000' },
         },
-        customdata: changes.map((c) => [shortSha(c.sha), c.delta_pct.toFixed(2), c.p_value?.toExponential(1) ?? '—', c.sha, s.index]),
+        customdata: changes.map((c) => [shortSha(c.sha), c.delta_pct.toFixed(2), c.p_value?.toExponential(1) ?? '—', c.sha, line]),
         hovertemplate: 'change at <b>%{customdata[0]}</b>: %{customdata[1]} % (p=%{customdata[2]})<extra></extra>',
       });
     }
-  }
+  });
+
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const s of series) for (const p of s.history.points) [lo, hi] = [Math.min(lo, p.order), Math.max(hi, p.order)];
+  const span = hi - lo;
 
   const onClick = (event: PlotMouseEvent) => {
     const point = event.points[0];
     const cd = point?.customdata as unknown as (string | number)[] | undefined;
     if (!cd) return;
-    // main traces carry [short, author, date, msg, sha, index, n]; change markers [short, delta, p, sha, index]
+    // main traces carry [short, author, date, msg, sha, line, n, codecs]; change markers [short, delta, p, sha, line]
     const sha = String(cd.length >= 7 ? cd[4] : cd[3]);
-    const index = Number(cd.length >= 7 ? cd[5] : cd[4]);
-    const key = series.find((s) => s.index === index)?.key;
-    if (key && sha) onPointClick(key, sha);
+    const line = series[Number(cd.length >= 7 ? cd[5] : cd[4])];
+    if (line && sha) onPointClick(line, sha);
   };
 
   return (
@@ -124,17 +143,22 @@ export function HistoryPlot({
         if (r !== undefined) onXRange(r);
       }}
       csv={() => ({
-        header: ['setting', 'dataset', 'machine', 'metric', 'order', 'sha', 'date', 'author', 'value', 'min', 'max', 'stddev', 'n', 'change_pct'],
+        header: ['setting', 'dataset', 'machine', 'metric', 'codec_series', 'order', 'sha', 'date', 'author', 'value', 'min', 'max', 'stddev', 'n', 'change_pct', 'codecs'],
         rows: series.flatMap((s) => {
           const ch = new Map(s.history.changes.map((c) => [c.sha, c.delta_pct]));
           return s.history.points.map((p) => [
-            s.key.setting, s.key.dataset, s.key.machine, s.key.metric, p.order, p.sha, p.date, p.author, p.value, p.min, p.max,
-            p.stddev, p.n, ch.get(p.sha) ?? null,
+            s.key.setting, s.key.dataset, s.key.machine, s.key.metric, s.history.codecs ? seriesName(s.history.codecs) : null, p.order, p.sha, p.date, p.author, p.value,
+            p.min, p.max, p.stddev, p.n, ch.get(p.sha) ?? null, fmtCodecs(p.codecs),
           ]);
         }),
       })}
       layout={{
-        xaxis: { title: { text: 'commit (git order)' }, ...(xRange ? { range: [...xRange], autorange: false } : { autorange: true }) },
+        xaxis: {
+          title: { text: 'commit (git order)' },
+          // a short history: one tick per commit (git orders are whole numbers)
+          ...(span <= 20 ? { tick0: 0, dtick: 1 } : {}),
+          ...(xRange ? { range: [...xRange], autorange: false } : { autorange: true }),
+        },
         yaxis: { title: { text: METRIC_LABELS[metric] ?? metric } },
         hovermode: 'closest',
         showlegend: true,

@@ -12,4 +12,6 @@ export const historySchema = {
   max: num(2000),
   /** x range shared by every metric's plot: "lo~hi" in commit order */
   x: str(),
+  /** codec series: '' = every series, each its own line; else a set name or series key */
+  codecs: str(),
 };

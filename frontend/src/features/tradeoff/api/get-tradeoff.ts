@@ -11,6 +11,8 @@ export interface TradeoffParams {
   basket_size: number;
   mode: string;
   threads: number;
+  /** a codec series key or set name; undefined: the commit's newest series */
+  codecs?: string;
   // No `reference`: the relative view is computed here (utils/relative.ts), so a
   // reference without results is an explained empty state, not a 404.
 }

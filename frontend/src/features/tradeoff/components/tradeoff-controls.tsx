@@ -1,4 +1,6 @@
 import { CommitSelect } from '@/components/ui/commit-select';
+import { CodecSeriesSelect } from '@/components/ui/codec-series-select';
+import type { CodecSeries } from '@/types/api';
 import { CheckField, MultiSelectField, SelectField } from '@/components/ui/field';
 import { settingLabel } from '@/lib/format';
 import type { StateOf } from '@/lib/url-state';
@@ -14,21 +16,25 @@ export function TradeoffControls({
   state,
   set,
   dims,
+  codecSeries,
 }: {
   state: State;
   set: (patch: Partial<State>) => void;
   dims: DimensionsView;
+  /** the codec series of the commit on the chosen machines */
+  codecSeries: readonly CodecSeries[];
 }) {
   const kb = (v: string) => (v === '0' ? 'as in file' : `${Number(v) / 1000} kB`);
   return (
     <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="trade-off selection">
-      <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v })} />
+      <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v, codecs: '' })} />
       <SelectField name="dataset" label="Dataset" value={state.dataset}
         options={[...dims.datasets]
           .sort((a, b) => Number(dims.synthetic_datasets.includes(a)) - Number(dims.synthetic_datasets.includes(b)) || a.localeCompare(b))
           .map((v) => ({ value: v, label: dims.synthetic_datasets.includes(v) ? `${v} (synthetic)` : `${v} (real)` }))}
         onChange={(v) => set({ dataset: v })} />
       <MultiSelectField name="machine" label="Machines" values={state.machine} options={opts(dims.machines)} onChange={(v) => set({ machine: v })} />
+      <CodecSeriesSelect value={state.codecs} series={codecSeries} emptyLabel="the commit's newest series" onChange={(v) => set({ codecs: v })} />
       <SelectField name="pre" label="Preconditioner" value={state.pre} options={opts(dims.preconditioners)} onChange={(v) => set({ pre: v })} />
       <SelectField
         name="dict"

@@ -1,5 +1,5 @@
 import { plotText } from '@/lib/plot-text';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useCommits, latestCommit } from '@/api/get-commits';
 import { useDimensions } from '@/api/get-dimensions';
@@ -11,8 +11,12 @@ import { toQuery } from '@/lib/api-client';
 import { cleanList, useUrlState, type StateOf } from '@/lib/url-state';
 import type { Tradeoff } from '@/types/api';
 import { useTradeoffs, type TradeoffParams } from '../api/get-tradeoff';
+import { CommitLink } from '@/components/commit-link';
+import { fmtCodecs, unionSeries } from '@/lib/codecs';
+import { axisRange, axisRangeOf, formatRange, parseRange } from '@/lib/zoom';
 import { relativeTo, toPlotPoint, type PlotPoint } from '../utils/relative';
-import { buildTraces, type MachineSeries, type SpeedKey } from '../utils/traces';
+import { buildTraces, clickedPoint, type ClickedPoint, type MachineSeries, type SpeedKey } from '../utils/traces';
+import { TradeoffPointDetails } from './point-details';
 import { TradeoffControls } from './tradeoff-controls';
 import { tradeoffSchema } from './tradeoff-state';
 
@@ -28,14 +32,19 @@ function paramsFor(state: State, commit: string, machine: string): TradeoffParam
     basket_size: state.basket,
     mode: state.mode,
     threads: state.threads,
+    codecs: state.codecs || undefined,
   };
 }
 
+/** The URL keys of a panel's zoom. */
+const ZOOM_KEYS = { compress: ['cx', 'cy'], decompress: ['dx', 'dy'] } as const;
+
 function seriesOf(t: Tradeoff, machine: string, state: State): MachineSeries & { missingReference: boolean } {
   const points = t.points.map(toPlotPoint);
-  if (!state.rel) return { machine, points, missingReference: false };
+  const codecs = t.codecs ?? null;
+  if (!state.rel) return { machine, points, codecs, missingReference: false };
   const rel = relativeTo(points, state.ref);
-  return { machine, points: rel.points, missingReference: !rel.referenceFound };
+  return { machine, points: rel.points, codecs, missingReference: !rel.referenceFound };
 }
 
 const CSV_HEADER = [
@@ -95,6 +104,8 @@ export function TradeoffPage() {
     [baselineQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref],
   );
 
+  const [clicked, setClicked] = useState<ClickedPoint | null>(null);
+
   if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
   if (dims.error) return <ErrorState error={dims.error} retry={() => void dims.refetch()} />;
   if (commits.error) return <ErrorState error={commits.error} retry={() => void commits.refetch()} />;
@@ -117,10 +128,14 @@ export function TradeoffPage() {
     state.memcpy ? series : series.map((s) => ({ ...s, points: s.points.filter((p) => p.algorithm !== 0) }));
   const memcpy = current.flatMap((s) => s.points.filter((p) => p.algorithm === 0).map((p) => ({ machine: s.machine, p })));
   const synthetic = dims.data.synthetic_datasets.includes(state.dataset);
+  const codecSeries = unionSeries(currentQ.map((q) => q.data?.codec_series ?? []));
+  const clickedSeries = clicked ? (clicked.baseline ? baseline : current)[clicked.series] : undefined;
+  const clickedPlotPoint = clickedSeries?.points.find((p) => p.setting === clicked?.setting);
 
   const panel = (key: SpeedKey) => {
     const { data, annotations, count, yTicks } = buildTraces(shown(current), shown(baseline), key, state.rel);
     const ylabel = key === 'compress' ? 'compression speed' : 'decompression speed';
+    const [xKey, yKey] = ZOOM_KEYS[key];
     return (
       <Plot
         id={`tradeoff-${key}`}
@@ -132,9 +147,29 @@ export function TradeoffPage() {
           header: CSV_HEADER,
           rows: [...csvRows(current, false, state.commit, state.dataset), ...csvRows(baseline, true, state.base_commit || state.commit, state.dataset)],
         })}
+        onClick={(event) => {
+          const hit = clickedPoint(event.points[0]?.customdata);
+          if (hit) setClicked(hit);
+        }}
+        onRelayout={(event) => {
+          // zoom and pan go to the URL (?cx=lo~hi&cy=...; y in log10), so a shared link shows the same view
+          const x = axisRangeOf(event as Record<string, unknown>, 'xaxis');
+          const y = axisRangeOf(event as Record<string, unknown>, 'yaxis');
+          const patch: Partial<State> = {};
+          if (x !== undefined) patch[xKey] = formatRange(x);
+          if (y !== undefined) patch[yKey] = formatRange(y);
+          if (Object.keys(patch).length) set(patch, { replace: true });
+        }}
         layout={{
-          xaxis: { title: { text: state.rel ? `compression ratio / ${settingLabel(state.ref)}` : 'compression ratio' } },
-          yaxis: { type: 'log', tickmode: 'array', tickvals: yTicks.tickvals, ticktext: yTicks.ticktext, title: { text: state.rel ? `${ylabel} / ${settingLabel(state.ref)}` : `${ylabel} [MB/s]` } },
+          xaxis: {
+            title: { text: state.rel ? `compression ratio / ${settingLabel(state.ref)}` : 'compression ratio' },
+            ...axisRange(parseRange(state[xKey])),
+          },
+          yaxis: {
+            type: 'log', tickmode: 'array', tickvals: yTicks.tickvals, ticktext: yTicks.ticktext,
+            title: { text: state.rel ? `${ylabel} / ${settingLabel(state.ref)}` : `${ylabel} [MB/s]` },
+            ...axisRange(parseRange(state[yKey])),
+          },
           annotations,
           hovermode: 'closest',
         }}
@@ -145,11 +180,12 @@ export function TradeoffPage() {
   return (
     <>
       <PageHeader title="Trade-offs">
-        Compression ratio against speed for commit <code>{shortSha(state.commit)}</code> on {state.dataset}{' '}
+        Compression ratio against speed for commit <CommitLink sha={state.commit} /> on {state.dataset}{' '}
         <span className={`badge ${synthetic ? '' : 'badge-info'}`} data-testid="dataset-kind">{synthetic ? 'synthetic data' : 'real ROOT baskets'}</span>.
-        Markers: median of the samples; error bars: sample min..max; dotted line: Pareto frontier. <Link to={`/configurations${toQuery({ dataset: state.dataset, machine: machines.length === 1 ? machines[0] : undefined, commit: state.commit })}`}>Table view</Link>
+        Markers: median of the samples; error bars: sample min..max; dotted line: Pareto frontier; click a point for its commit,
+        linked. Codecs: {current[0] ? fmtCodecs(current[0].codecs) : '…'}. <Link to={`/configurations${toQuery({ dataset: state.dataset, machine: machines.length === 1 ? machines[0] : undefined, commit: state.commit })}`}>Table view</Link>
       </PageHeader>
-      <TradeoffControls state={state} set={set} dims={dims.data} />
+      <TradeoffControls state={state} set={set} dims={dims.data} codecSeries={codecSeries} />
       {machines.length === 0 && <EmptyState>Pick at least one machine.</EmptyState>}
       {failed && <ErrorState error={failed.error} retry={() => void failed.refetch()} />}
       {missingRef && (
@@ -179,6 +215,17 @@ export function TradeoffPage() {
           {panel('compress')}
           {panel('decompress')}
         </div>
+      )}
+      {clicked && clickedSeries && clickedPlotPoint && (
+        <TradeoffPointDetails
+          point={clickedPlotPoint}
+          machine={clickedSeries.machine}
+          commit={clicked.baseline ? state.base_commit || state.commit : state.commit}
+          baseline={clicked.baseline}
+          codecs={clickedSeries.codecs}
+          relative={state.rel}
+          onClose={() => setClicked(null)}
+        />
       )}
     </>
   );

@@ -16,4 +16,11 @@ export const tradeoffSchema = {
   base_machine: str(),
   /** show memcpy (ratio 1, very fast): off by default, it squeezes the codecs' range */
   memcpy: bool(false),
+  /** codec series: a set name or series key; '' = the newest series of the commit */
+  codecs: str(),
+  /** zoom of each panel ("lo~hi"; y in log10 of the speed, as Plotly's log axes): compress, decompress */
+  cx: str(),
+  cy: str(),
+  dx: str(),
+  dy: str(),
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlotPoint } from './relative';
-import { buildTraces } from './traces';
+import { buildTraces, clickedPoint } from './traces';
 
 function p(setting: number, ratio: number, compress: number | null): PlotPoint {
   return {
@@ -28,5 +28,14 @@ describe('buildTraces', () => {
     expect(annotations).toHaveLength(1); // only ZLIB-1 moved
     expect(annotations[0]?.ay).toBeCloseTo(Math.log10(130));
     expect(annotations[0]?.y).toBeCloseTo(Math.log10(100));
+  });
+  it('tells which point a click hit: series, setting, current or baseline', () => {
+    const old = [p(101, 3, 130)];
+    const { data } = buildTraces([{ machine: 'a', points: now }, { machine: 'b', points: now }], [{ machine: 'a', points: old }], 'compress', false);
+    const cd = (name: string) => (data.find((t) => t.name === name) as { customdata: unknown[] }).customdata[0];
+    expect(clickedPoint(cd('ZSTD · b'))).toEqual({ baseline: false, series: 1, setting: 505 });
+    expect(clickedPoint(cd('baseline · a'))).toEqual({ baseline: true, series: 0, setting: 101 });
+    expect(clickedPoint(undefined)).toBeNull();
+    expect(clickedPoint(['x', 'm', 505])).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
 import type { Annotations, Data } from 'plotly.js';
 import { algorithmName, settingLabel } from '@/lib/format';
 import { plotText } from '@/lib/plot-text';
+import type { CodecSet } from '@/types/api';
 import { logTicks, placeLabels, toPixels, type LabelPosition } from './labels';
 import { paretoFront } from './pareto';
 import type { PlotPoint } from './relative';
@@ -13,6 +14,8 @@ export type SpeedKey = 'compress' | 'decompress';
 export interface MachineSeries {
   machine: string;
   points: PlotPoint[];
+  /** the codec series the points were measured in */
+  codecs?: CodecSet | null;
 }
 
 const ALG_COLORS: Record<number, string> = {
@@ -26,6 +29,25 @@ const ALG_COLORS: Record<number, string> = {
 const SYMBOLS = ['circle', 'square', 'diamond', 'triangle-up', 'cross', 'star'];
 
 export const algColor = (alg: number): string => ALG_COLORS[alg] ?? '#d62728';
+
+// customdata of a point: [label, machine, setting, CURRENT | BASELINE, series index]
+const CURRENT = 0;
+const BASELINE = 1;
+
+export interface ClickedPoint {
+  baseline: boolean;
+  /** index into the current (or baseline) series */
+  series: number;
+  setting: number;
+}
+
+/** Which point a Plotly click hit, from its customdata; null for lines and unknown data. */
+export function clickedPoint(customdata: unknown): ClickedPoint | null {
+  if (!Array.isArray(customdata) || customdata.length < 5) return null;
+  const [, , setting, kind, series] = customdata as unknown[];
+  if (typeof setting !== 'number' || typeof series !== 'number' || (kind !== CURRENT && kind !== BASELINE)) return null;
+  return { baseline: kind === BASELINE, series, setting };
+}
 
 function speedOf(p: PlotPoint, key: SpeedKey): number | null {
   return key === 'compress' ? p.compress : p.decompress;
@@ -116,10 +138,10 @@ export function buildTraces(
         textfont: { size: 10, color: algColor(alg) },
         marker: { color: algColor(alg), size: 9, symbol: SYMBOLS[mi % SYMBOLS.length] },
         error_y: errorBars(group, key),
-        customdata: group.map((p) => [settingLabel(p.setting), plotText(series.machine), p.setting]),
+        customdata: group.map((p) => [settingLabel(p.setting), plotText(series.machine), p.setting, CURRENT, mi]),
         hovertemplate:
           `<b>%{customdata[0]}</b> (%{customdata[2]}) on %{customdata[1]}<br>` +
-          `ratio %{x:.3f}<br>${key} median %{y:.4g} ${unit}<extra></extra>`,
+          `ratio %{x:.3f}<br>${key} median %{y:.4g} ${unit}<br><i>click: the commit, linked</i><extra></extra>`,
       });
     }
     const front = paretoFront(pts, (p) => p.ratio, (p) => speedOf(p, key));
@@ -148,7 +170,7 @@ export function buildTraces(
       y: pts.map((p) => speedOf(p, key)),
       opacity: 0.35,
       marker: { color: pts.map((p) => algColor(p.algorithm)), size: 8, symbol: 'circle-open', line: { width: 2 } },
-      customdata: pts.map((p) => [settingLabel(p.setting), plotText(series.machine)]),
+      customdata: pts.map((p) => [settingLabel(p.setting), plotText(series.machine), p.setting, BASELINE, bi]),
       hovertemplate: `baseline <b>%{customdata[0]}</b> on %{customdata[1]}<br>ratio %{x:.3f}<br>${key} %{y:.4g} ${unit}<extra></extra>`,
     });
     const target = current[Math.min(bi, current.length - 1)];
