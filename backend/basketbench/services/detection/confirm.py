@@ -21,7 +21,7 @@ from basketbench.models.base import utcnow
 from basketbench.services import dispatch, notify
 from basketbench.services.detection import history
 from basketbench.services.detection.engine import Confirmation, confirm_one, decide
-from basketbench.services.detection.service import Outcome, direction, rule_for
+from basketbench.services.detection.service import Outcome, direction, lock_machine, rule_for
 from basketbench.services.detection.speed import SpeedRule, bootstrap_shift_ci
 
 DONE = ("succeeded", "failed", "cancelled")
@@ -233,6 +233,8 @@ def on_run_final(session: Session, settings: Settings, run_id: int) -> Outcome:
     run = session.get(Run, run_id)
     if run is None or run.status not in ("failed", "cancelled"):
         return Outcome()
+    if run.machine_id is not None:
+        lock_machine(session, run.machine_id)
     if run.trigger == "confirm":
         return on_run_progress(session, settings, run)
     if run.trigger == "bisect":

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
@@ -46,11 +46,25 @@ class Outcome:
     bisect: list[int] = field(default_factory=list)  # lead change ids needing a bisection
 
 
+# First key of the detection advisory lock ("bb" + 2; commits.py holds "bb" + 1).
+DETECTION_LOCK = 0x62620002
+
+
+def lock_machine(session: Session, machine_id: int) -> None:
+    """Serialise detection passes of one machine until this transaction ends: two
+    documents of one commit arrive together, and each pass must see the changes the
+    other recorded (else both insert the same change and one pass is lost)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:k, :m)"),
+                        {"k": DETECTION_LOCK, "m": machine_id})
+
+
 def after_ingest(session: Session, settings: Settings, document_id: int) -> Outcome:
     """Entry point after a document is stored (committed)."""
     doc = session.get(ResultDocument, document_id)
     if doc is None:
         return Outcome()
+    lock_machine(session, doc.machine_id)
     run = session.get(Run, doc.run_id) if doc.run_id is not None else None
     if run is not None and run.trigger == "confirm":
         from basketbench.services.detection import confirm
