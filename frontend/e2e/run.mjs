@@ -275,8 +275,13 @@ async function main() {
       await page.waitForFunction((n) => document.querySelectorAll('[data-testid="change-row"]').length === n - 1, rows, { timeout: 15_000 });
       check(true, 'an acknowledged change leaves the open inbox');
       await page.selectOption('select[name="status"]', 'acknowledged');
-      await page.waitForSelector('[data-testid="change-row"]', { timeout: 15_000 });
-      check((await page.locator('[data-testid="change-row"]').count()) === 1, 'and shows under "acknowledged"');
+      // The open list stays on screen until the filtered answer arrives: wait for its rows.
+      const listed = await until(page, () => {
+        const rows = [...document.querySelectorAll('[data-testid="change-row"]')];
+        return rows.length > 0 && rows.every((r) => r.getAttribute('data-status') === 'acknowledged');
+      }, undefined, 15_000);
+      const shown = await page.locator('[data-testid="change-row"]').count();
+      check(listed && shown === 1, `and shows under "acknowledged" (${shown} rows)`);
       await page.screenshot({ path: path.join(SHOTS, 'changes.png'), fullPage: true });
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();

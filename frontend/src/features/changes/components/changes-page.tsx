@@ -105,7 +105,7 @@ function GroupCard({ group, token }: { group: ChangeGroup; token: string }) {
         <tbody>
           {group.changes.map((c) => (
             <Fragment key={c.id}>
-            <tr className={c.direction === 'regression' ? 'row-bad' : 'row-good'} data-testid="change-row">
+            <tr className={c.direction === 'regression' ? 'row-bad' : 'row-good'} data-testid="change-row" data-status={c.status}>
               <td>
                 <Link to={historyLink(c)}>
                   {c.dataset} · {c.configuration.label}
