@@ -272,3 +272,26 @@ def test_gbench_out_of_range_values_are_skipped_not_stored(client, auth, session
     r = client.post("/api/v1/results/gbench?commit=" + "f" * 40, json=doc, headers=auth)
     assert r.status_code == 201 and r.json()["results"] == 1
     assert count(session, Result) == 1
+
+
+def test_json_dumper_is_set_per_connection_not_per_ingest(client, auth, monkeypatch):
+    """psycopg makes new dumper classes at every set_json_dumps call; called per ingest they
+    piled up until class creation took 71 % of the API's CPU (docs/perf/hardening.md)."""
+    import psycopg.types.json as pj
+
+    calls = []
+    real = pj.set_json_dumps
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pj, "set_json_dumps", counting)
+    client.app.state.engine.dispose()  # every connection from here on is a new one
+    documents = 12
+    for i in range(documents):
+        answer = client.post("/api/v1/results", json=document(commit=f"{i + 1:040x}"),
+                             headers=auth)
+        assert answer.status_code == 201, answer.text
+    # once for each connection the pool opened (at most a few), never once per document
+    assert 1 <= len(calls) < documents, len(calls)

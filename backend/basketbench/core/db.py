@@ -40,7 +40,9 @@ def make_engine(settings: Settings) -> Engine:
                                        connect_args=kwargs["connect_args"])
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
-    elif settings.db_statement_timeout > 0:
+        return engine
+    event.listen(engine, "connect", _psycopg_json)
+    if settings.db_statement_timeout > 0:
         # Pings every checkout (replaces pool_pre_ping) and cuts connections whose server
         # does not answer: see core/dbguard.py.
         from basketbench.core.dbguard import StatementGuard
@@ -72,6 +74,16 @@ def postgres_connect_args(settings: Settings) -> dict[str, Any]:
 
 def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
+
+
+def _psycopg_json(dbapi_conn: Any, _record: Any) -> None:
+    """orjson for the JSON columns of ingest's binary COPY (services/ingest.py), set once
+    per connection: psycopg's set_json_dumps makes new dumper classes at every call, and
+    called per ingest they piled up until class creation took 71 % of the API's CPU
+    (seeding 10 000 documents never finished)."""
+    from psycopg.types.json import set_json_dumps
+
+    set_json_dumps(orjson.dumps, getattr(dbapi_conn, "driver_connection", dbapi_conn))
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

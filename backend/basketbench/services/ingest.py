@@ -358,10 +358,8 @@ def _bulk_insert(session: Session, rows: list[tuple[Any, ...]]) -> None:
             session.execute(insert(Result), [dict(zip(RESULT_COLUMNS, row, strict=True))
                                              for row in rows[start:start + BATCH]])
         return
-    from psycopg.types.json import set_json_dumps
-
+    # JSON columns go through orjson: registered once per connection (core/db.py).
     raw: Any = conn.connection.driver_connection
-    set_json_dumps(orjson.dumps, raw)
     with raw.cursor() as cur, cur.copy(
             f"COPY results ({', '.join(RESULT_COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
         copy.set_types([COPY_TYPES[c] for c in RESULT_COLUMNS])
