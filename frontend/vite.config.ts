@@ -13,12 +13,11 @@ import ts from 'typescript';
 // served by the backend itself, so production needs no proxy (one origin).
 const apiTarget = process.env.BASKETBENCH_API ?? 'http://127.0.0.1:8000';
 
-// The Plotly bundle each plotting page (src/config/paths.ts) draws with: src/lib/plotly-*.ts,
-// the one app/prefetch.ts imports at start-up.
-const PLOTLY_CHUNK_OF_PAGE: Record<string, string> = {
-  '/': 'plotly-basic',
-  '/tradeoffs': 'plotly-basic',
-  '/history': 'plotly-gl',
+// The chunk of each Plotly bundle (src/lib/plotly-*.ts); early-data.ts's pagePlotly names the
+// one the page at the URL draws with, as app/prefetch.ts does at start-up.
+const PLOTLY_CHUNK_OF_FLAVOUR: Record<string, string> = {
+  basic: 'plotly-basic',
+  gl: 'plotly-gl',
 };
 
 /** src/app/early-data.ts as a classic script that starts the page's main API request. */
@@ -47,14 +46,15 @@ function startPageLoads(): Plugin {
             .filter((c) => c.isDynamicEntry && c.name.startsWith('plotly-'))
             .map((c) => [c.name, [c.fileName, ...c.imports].map((f) => `/${f}`)]),
         );
-        const byPage = Object.fromEntries(
-          Object.entries(PLOTLY_CHUNK_OF_PAGE).map(([page, chunk]) => {
+        const byFlavour = Object.fromEntries(
+          Object.entries(PLOTLY_CHUNK_OF_FLAVOUR).map(([flavour, chunk]) => {
             if (!files[chunk]) throw new Error(`no chunk ${chunk} in the build`);
-            return [page, files[chunk]];
+            return [flavour, files[chunk]];
           }),
         );
+        // after the early-data script, which sets window.__basketbenchPlotly (EARLY_PLOTLY)
         const preload =
-          `(function(){var f=${JSON.stringify(byPage)}[location.pathname.replace(/[/]+$/,'')||'/']||[];` +
+          `(function(){var f=${JSON.stringify(byFlavour)}[window.__basketbenchPlotly]||[];` +
           `f.forEach(function(u){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=u;document.head.appendChild(l);});})();`;
         // Before the stylesheet (an inline script after it would wait for it) and the module
         // scripts. The backend allows both by their CSP hashes.

@@ -107,6 +107,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             notifier = NotifyDispatcher(app.state.sessionmaker, settings)
             notifier.start()
+        sweeper = None
+        if settings.detection:
+            from basketbench.services.detection.queue import DetectionSweeper
+
+            sweeper = DetectionSweeper(app.state.sessionmaker, settings)
+            sweeper.start()
         # Everything alive now lives as long as the process: out of the collector's way.
         gc_tuning.apply(settings.gc)
         yield
@@ -114,6 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             dispatcher.stop()
         if notifier is not None:
             notifier.stop()
+        if sweeper is not None:
+            sweeper.stop()
         engine.dispose()
 
     app = FastAPI(

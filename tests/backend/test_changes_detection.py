@@ -231,3 +231,31 @@ def test_change_filters(client: TestClient, auth: dict[str, str]) -> None:
     assert client.get("/api/v1/changes", params={"commit": "f" * 40}).status_code == 404
     csv = client.get("/api/v1/changes", params={"format": "csv"})
     assert csv.status_code == 200 and csv.text.count("\n") >= 9
+
+
+def test_a_step_arriving_while_a_change_is_confirmed_is_screened_once_it_is_decided(
+        client: TestClient, auth: dict[str, str]) -> None:
+    """Commit 12 has one slow run (a fluke); while it is being confirmed, commit 13 brings
+    a real 10 % step. 12 splits the series until it is decided, so 13 is screened against
+    12 alone and no test can run. Once the reruns reject 12, 13 is screened again against
+    the whole series, and becomes a candidate with its own reruns."""
+    fluke, step = HISTORY, HISTORY + 1
+    seed_history(client, auth)
+    ingest(client, auth, make_doc(fluke, scale=0.90))
+    assert {c["commit"]["sha"] for c in changes(client, state="confirming")} == {sha(fluke)}
+    ingest(client, auth, make_doc(step, scale=0.90))
+    # screened while 12 is pending: nothing at 13 yet
+    assert {c["commit"]["sha"] for c in changes(client, state="confirming")} == {sha(fluke)}
+    upload_queued_reruns(client, auth, {fluke - 1: 1.0, fluke: 1.0})
+    assert {c["commit"]["sha"] for c in changes(client, state="rejected")} == {sha(fluke)}
+    pending = changes(client, state="confirming")
+    assert {c["commit"]["sha"] for c in pending} == {sha(step)}, pending
+    assert {(c["dataset"], c["configuration"]["setting"]) for c in pending} == {
+        ("nanoaod", 505), ("hzz", 505)}
+    queued = [r for r in runs(client) if r["trigger"] == "confirm" and r["result_count"] == 0]
+    assert {r["commit"] for r in queued} == {sha(fluke), sha(step)}  # the step's pair
+    # and once its reruns agree, the step is raised
+    upload_queued_reruns(client, auth, {fluke: 1.0, step: 0.90})
+    raised = changes(client)
+    assert {c["commit"]["sha"] for c in raised} == {sha(step)} and len(raised) == 4, raised
+    assert all(-11 < c["delta_pct"] < -9 for c in raised)

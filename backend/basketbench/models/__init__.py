@@ -1,7 +1,7 @@
 """SQLAlchemy 2 ORM models; importing this package registers every table."""
 
 from basketbench.models.base import Base
-from basketbench.models.change import Change, NotificationDelivery
+from basketbench.models.change import Change, NotificationDelivery, PendingDetection
 from basketbench.models.codecs import CodecSet
 from basketbench.models.commit import Commit, Repository
 from basketbench.models.experiment import Configuration, Dataset
@@ -12,6 +12,6 @@ from basketbench.models.run import Run, RunDispatch
 
 __all__ = [
     "ApiToken", "Base", "Change", "CodecSet", "Commit", "Configuration", "Dataset", "Machine",
-    "NotificationDelivery", "Repository", "Result", "ResultDocument", "Run", "RunDispatch",
-    "WebhookDelivery",
+    "NotificationDelivery", "PendingDetection", "Repository", "Result", "ResultDocument", "Run",
+    "RunDispatch", "WebhookDelivery",
 ]

@@ -105,3 +105,26 @@ class NotificationDelivery(Base):
     sent_at: Mapped[datetime | None] = mapped_column(Timestamp)
     # [{"at", "code", "error", "retry_in"}]: every attempt, oldest first
     attempt_log: Mapped[list[dict[str, Any]]] = mapped_column(Json, default=list)
+
+
+class PendingDetection(Base):
+    """The detection outbox: a stored document whose commit is still to be screened,
+    written in the ingest's transaction (services/detection/queue.py). A pass takes the
+    rows of one machine, commit and run together and deletes them in its own transaction,
+    so a pass is never lost (the API killed after its answer) and one pass covers every
+    document of a commit that arrived meanwhile."""
+
+    __tablename__ = "detection_queue"
+    __table_args__ = (Index("ix_detection_queue_machine", "machine_id", "due_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("result_documents.id", ondelete="CASCADE"), unique=True)
+    machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
+    commit_id: Mapped[int] = mapped_column(ForeignKey("commits.id", ondelete="CASCADE"))
+    run_id: Mapped[int | None] = mapped_column(Integer)  # groups a run's documents
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    # NULL once given up (a pass failed DETECTION_MAX_TRIES times; last_error says why)
+    due_at: Mapped[datetime | None] = mapped_column(Timestamp, default=utcnow)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text)

@@ -46,3 +46,6 @@ class Health(BaseModel):
     database: str
     version: str
     embedded: bool
+    detection_pending: int | None = Field(
+        default=None, description="documents whose change detection has not run yet "
+        "(services/detection/queue.py); null when the database is unavailable")

@@ -324,6 +324,10 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
          *_stats(r.get(c_metric)), *_stats(r.get(d_metric)))
         for r, key in zip(results, keys, strict=True)]
     _bulk_insert(session, rows)
+    if settings.detection:  # the detection outbox (services/detection/queue.py)
+        from basketbench.services.detection.queue import enqueue
+
+        enqueue(session, document)
     if run is not None:
         session.execute(update(Run).where(Run.id == run.id).values(
             result_count=Run.result_count + len(rows),

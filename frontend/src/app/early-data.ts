@@ -110,10 +110,31 @@ export function routeDataUrls(data: RouteData): string[] {
   ];
 }
 
-/** index.html: start the route's main requests now. */
+/** lib/webgl.ts's WEBGL_MIN_POINTS (this file may import nothing; prefetch.test.ts checks). */
+export const WEBGL_MIN_POINTS = 20_000;
+
+/** The most points one plot of the page may hold (history series of one metric share a plot). */
+export function largestPlot(data: RouteData): number {
+  const perMetric: Record<string, number> = {};
+  for (const p of data.history) perMetric[p.metric] = (perMetric[p.metric] ?? 0) + p.max_points;
+  return Math.max(0, ...Object.values(perMetric));
+}
+
+/** window property: the Plotly bundle index.html preloads for the page ('basic' | 'gl') */
+export const EARLY_PLOTLY = '__basketbenchPlotly';
+
+/** The Plotly bundle the page draws with where WebGL works; null for a page without plots. */
+export function pagePlotly(data: RouteData): 'basic' | 'gl' | null {
+  if (data.page === null) return null;
+  return data.page === 'history' && largestPlot(data) > WEBGL_MIN_POINTS ? 'gl' : 'basic';
+}
+
+/** index.html: start the route's main requests now, and name the Plotly bundle to preload. */
 export function startEarlyData(): void {
   const started: Record<string, Promise<Response>> = {};
-  for (const url of routeDataUrls(routeData(location.pathname, location.search))) {
+  const data = routeData(location.pathname, location.search);
+  (window as unknown as Record<string, unknown>)[EARLY_PLOTLY] = pagePlotly(data);
+  for (const url of routeDataUrls(data)) {
     started[url] = fetch(url, { headers: { Accept: 'application/json' } });
     started[url].catch(() => undefined); // a failure is the page's to report, when it asks
   }

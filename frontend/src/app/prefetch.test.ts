@@ -4,7 +4,17 @@ import { getHistoryQueryOptions } from '@/features/history/api/get-history';
 import { getTradeoffQueryOptions } from '@/features/tradeoff/api/get-tradeoff';
 import { plotlyFlavour } from '@/lib/plot';
 import { apiUrl } from '@/lib/api-client';
-import { DIMENSIONS_URL, EARLY_DATA, earlyUrl, NEWEST_COMMIT_URL, routeData, routeDataUrls } from './early-data';
+import { WEBGL_MIN_POINTS } from '@/lib/webgl';
+import {
+  DIMENSIONS_URL,
+  EARLY_DATA,
+  earlyUrl,
+  NEWEST_COMMIT_URL,
+  pagePlotly,
+  routeData,
+  routeDataUrls,
+  WEBGL_MIN_POINTS as EARLY_WEBGL_MIN_POINTS,
+} from './early-data';
 import { prefetchRoute } from './prefetch';
 
 const historyParams = (search: string) => routeData('/history', search).history;
@@ -84,6 +94,19 @@ describe('start-up prefetch', () => {
     expect(client.getQueryCache().find({ queryKey: getTradeoffQueryOptions(t!).queryKey, exact: true })).toBeDefined();
     expect(prefetchRoute(client, { pathname: '/runs', search: '' })).toBeNull();
     client.clear();
+  });
+
+  it('preloads the bundle the history plot will use: gl only above WebGL\'s threshold', () => {
+    expect(EARLY_WEBGL_MIN_POINTS).toBe(WEBGL_MIN_POINTS);
+    const page = (search: string) => pagePlotly(routeData('/history', search));
+    expect(page('s=505~nano~haswell-01~compress_mbps')).toBe('basic'); // 2 000 points by default
+    expect(page('s=505~nano~haswell-01~compress_mbps&max=10000')).toBe('basic');
+    expect(page('s=505~nano~haswell-01~compress_mbps&max=50000')).toBe('gl');
+    // series of one metric share a plot; of two metrics, each has its own
+    expect(page('s=505~nano~a~ratio&s=505~nano~b~ratio&s=505~nano~c~ratio&max=8000')).toBe('gl');
+    expect(page('s=505~nano~a~ratio&s=505~nano~b~compress_mbps&max=15000')).toBe('basic');
+    expect(pagePlotly(routeData('/tradeoffs', 'commit=c1&machine=m1&dataset=nano'))).toBe('basic');
+    expect(pagePlotly(routeData('/runs', ''))).toBeNull();
   });
 
   it('draws WebGL traces with the gl2d bundle and everything else with the basic one', () => {

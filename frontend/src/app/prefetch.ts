@@ -9,7 +9,7 @@ import { getHistory, getHistoryQueryOptions } from '@/features/history/api/get-h
 import { getTradeoff, getTradeoffQueryOptions } from '@/features/tradeoff/api/get-tradeoff';
 import { plotlyFlavour, type PlotlyFlavour } from '@/lib/plot';
 import { fastScatter } from '@/lib/webgl';
-import { DIMENSIONS_URL, EARLY_DATA, earlyUrl, NEWEST_COMMIT_URL, routeData } from './early-data';
+import { DIMENSIONS_URL, EARLY_DATA, earlyUrl, largestPlot, NEWEST_COMMIT_URL, routeData } from './early-data';
 
 /** The response index.html started for this URL, handed over once; undefined if none. */
 function takeEarly(url: string): Promise<Response> | undefined {
@@ -44,8 +44,8 @@ export function prefetchRoute(client: QueryClient, location: { pathname: string;
     void client.prefetchQuery({ ...options, queryFn: earlyOr(earlyUrl('/tradeoff', params), (signal) => getTradeoff(params, signal)) });
   }
   if (data.page === 'history') {
-    // the history lines are scattergl when WebGL works (history-plot.tsx)
-    return plotlyFlavour([{ type: fastScatter() }]);
+    // the lines are scattergl when a plot may hold more than WEBGL_MIN_POINTS (history-plot.tsx)
+    return plotlyFlavour([{ type: fastScatter(largestPlot(data)) }]);
   }
   void client.prefetchQuery({ ...getCommitsQueryOptions({ limit: 1 }), queryFn: earlyOr(NEWEST_COMMIT_URL, () => getCommits({ limit: 1 })) });
   return 'basic';

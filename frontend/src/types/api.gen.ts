@@ -994,6 +994,11 @@ export interface components {
             version: string;
             /** Embedded */
             embedded: boolean;
+            /**
+             * Detection Pending
+             * @description documents whose change detection has not run yet (services/detection/queue.py); null when the database is unavailable
+             */
+            detection_pending?: number | null;
         };
         /**
          * HistoryChange

@@ -7,10 +7,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
 from basketbench.api.deps import SettingsDep
 from basketbench.schemas.ci import Health
+from basketbench.services.detection import queue as detection_queue
 
 router = APIRouter(tags=["health"])
 
@@ -26,22 +28,24 @@ def _version() -> str:
         return "unknown"
 
 
-def _ping(engine: Engine) -> None:
-    with engine.connect() as conn:
-        conn.execute(text("SELECT 1"))
+def _ping(engine: Engine) -> int:
+    """The database answers; returns the detection backlog (a small table)."""
+    with Session(engine) as session:
+        return detection_queue.pending(session)
 
 
 @router.get("/health", response_model=Health,
             responses={503: {"model": Health, "description": "the database is unavailable"}})
 async def get_health(request: Request, settings: SettingsDep) -> Any:
+    pending: int | None = None
     try:
-        await asyncio.wait_for(run_in_threadpool(_ping, request.app.state.engine),
-                               HEALTH_BUDGET_SECONDS)
+        pending = await asyncio.wait_for(run_in_threadpool(_ping, request.app.state.engine),
+                                         HEALTH_BUDGET_SECONDS)
         db = "ok"
     except Exception:  # refused, timed out, pool exhausted: report, do not fail
         db = "unavailable"
     body = Health(status="ok" if db == "ok" else "unavailable", database=db,
-                  version=_version(), embedded=settings.embedded)
+                  version=_version(), embedded=settings.embedded, detection_pending=pending)
     if db == "ok":
         return body
     return JSONResponse(body.model_dump(), status_code=503,

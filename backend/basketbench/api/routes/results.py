@@ -18,9 +18,10 @@ from basketbench.api.listing import (
     stream_csv,
 )
 from basketbench.api.routes.catalog import ConfigFilterDep
+from basketbench.core.config import Settings
 from basketbench.schemas.results import IngestOut, ResultOut, ResultPage
 from basketbench.services import catalog, ingest
-from basketbench.services.detection.service import run_after_ingest
+from basketbench.services.detection.queue import drain_machine
 from basketbench.services.gbench import gbench_batch
 
 router = APIRouter(prefix="/results", tags=["results"])
@@ -52,6 +53,14 @@ def _target(commit: str | None, machine: str | None, tag: str | None, run_id: in
                          repository=repository)
 
 
+def _detect_after(request: Request, settings: Settings, background: BackgroundTasks,
+                  out: IngestOut) -> None:
+    """Change detection of a stored document, after the answer (detection/queue.py)."""
+    if settings.detection:
+        background.add_task(drain_machine, request.app.state.sessionmaker, settings,
+                            out.machine_id)
+
+
 _INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": IngestOut, "description": "duplicate: this document was already stored"},
 }
@@ -72,9 +81,8 @@ async def ingest_results(
                                   _target(commit, machine, tag, run_id, repository))
     if out.duplicate:
         response.status_code = 200
-    else:  # change detection after the answer (services/detection)
-        background.add_task(run_after_ingest, request.app.state.sessionmaker, settings,
-                            out.document_id)
+    else:
+        _detect_after(request, settings, background, out)
     return out
 
 
@@ -94,7 +102,6 @@ async def ingest_gbench(
     out = await run_in_threadpool(ingest.store_batch, session, settings, batch)
     if out.duplicate:
         response.status_code = 200
-    else:  # change detection after the answer (services/detection)
-        background.add_task(run_after_ingest, request.app.state.sessionmaker, settings,
-                            out.document_id)
+    else:
+        _detect_after(request, settings, background, out)
     return out

@@ -10,8 +10,9 @@ from __future__ import annotations
 import fnmatch
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
@@ -34,6 +35,7 @@ class CommitValues:
     compressed_bytes: float | None = None
     runs: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    samples_loaded: bool = True  # False: left out by load_series(samples_of=...)
 
 
 def recent_commits(session: Session, machine_id: int, commit: Commit,
@@ -49,24 +51,43 @@ def recent_commits(session: Session, machine_id: int, commit: Commit,
     return [(int(r[0]), int(r[1])) for r in reversed(rows)]
 
 
+def series_of_commit(session: Session, machine_id: int, commit_id: int) -> set[SeriesKey]:
+    """The series this machine version measured at this commit."""
+    rows = session.connection().execute(
+        select(Result.dataset_id, Result.configuration_id, Result.codec_set_id).distinct()
+        .where(Result.machine_id == machine_id, Result.commit_id == commit_id,
+               Result.roundtrip_ok.is_(True))).all()
+    codec_series = series_keys(session, {r[2] for r in rows})
+    return {(ds, conf, codec_series[set_id]) for ds, conf, set_id in rows}
+
+
 def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]],
                 keys: set[SeriesKey] | None = None,
-                run_ids: set[int] | None = None) -> dict[SeriesKey, list[CommitValues]]:
+                run_ids: set[int] | None = None,
+                samples_of: set[int] | None = None) -> dict[SeriesKey, list[CommitValues]]:
     """Per series, the given commits' values in the given order (commits without a
-    result for the series are left out). ``run_ids`` restricts to those runs."""
+    result for the series are left out). ``run_ids`` restricts to those runs;
+    ``samples_of``: the commits whose samples to load (default all; fill_samples adds
+    others later). The JSON sample arrays are most of what a detection pass reads."""
     order = {cid: o for cid, o in commits}
+    c_samples: Any = Result.c_samples
+    d_samples: Any = Result.d_samples
+    if samples_of is not None:
+        of = Result.commit_id.in_(samples_of or {-1})
+        c_samples, d_samples = case((of, c_samples)), case((of, d_samples))
     stmt = select(Result.dataset_id, Result.configuration_id, Result.codec_set_id,
                   Result.commit_id, Result.ratio,
-                  Result.compressed_bytes, Result.c_median, Result.d_median, Result.c_samples,
-                  Result.d_samples).where(Result.machine_id == machine_id,
-                                          Result.commit_id.in_(order),
-                                          Result.roundtrip_ok.is_(True))
+                  Result.compressed_bytes, Result.c_median, Result.d_median, c_samples,
+                  d_samples).where(Result.machine_id == machine_id,
+                                   Result.commit_id.in_(order),
+                                   Result.roundtrip_ok.is_(True))
     if run_ids is not None:
         stmt = stmt.where(Result.run_id.in_(run_ids))
     if keys is not None and len(keys) < 500:
         stmt = stmt.where(Result.dataset_id.in_({k[0] for k in keys}),
                           Result.configuration_id.in_({k[1] for k in keys}))
-    rows = session.execute(stmt).all()
+    # Core execution: plain row tuples (tens of thousands per pass), no ORM row processing.
+    rows = session.connection().execute(stmt).all()
     codec_series = series_keys(session, {r[2] for r in rows})
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
     for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp in rows:
@@ -76,6 +97,7 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
         cv = out[key].get(cid)
         if cv is None:
             cv = out[key][cid] = CommitValues(cid, order[cid], set_id)
+            cv.samples_loaded = samples_of is None or cid in samples_of
         cv.ratio = ratio if ratio is not None else cv.ratio
         cv.compressed_bytes = float(cbytes) if cbytes is not None else cv.compressed_bytes
         for metric, median, samples in (("compress_mbps", cmed, csamp),
@@ -84,6 +106,22 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                 cv.runs[metric].append(float(median))
                 cv.samples[metric].extend(float(x) for x in (samples or []) if x and x > 0)
     return {k: sorted(v.values(), key=lambda c: (c.order, c.commit_id)) for k, v in out.items()}
+
+
+def fill_samples(session: Session, machine_id: int,
+                 series: dict[SeriesKey, list[CommitValues]], commit_ids: set[int]) -> None:
+    """Load the samples that load_series(samples_of=...) left out, for these commits."""
+    orders = {v.commit_id: v.order for values in series.values() for v in values
+              if v.commit_id in commit_ids and not v.samples_loaded}
+    if not orders:
+        return
+    full = load_series(session, machine_id, list(orders.items()), set(series))
+    for key, values in full.items():
+        mine = {v.commit_id: v for v in series.get(key, [])}
+        for v in values:
+            if v.commit_id in mine:
+                mine[v.commit_id].samples = v.samples
+                mine[v.commit_id].samples_loaded = True
 
 
 def change_series(session: Session, changes: list[Change]) -> dict[int, SeriesKey]:

@@ -84,8 +84,11 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     machine = session.get(Machine, machine_id)
     assert commit is not None and machine is not None
     commits = history.recent_commits(session, machine_id, commit)
-    keys = set(history.load_series(session, machine_id, [(commit.id, commit.order)]))
-    series = history.load_series(session, machine_id, commits, keys)
+    keys = history.series_of_commit(session, machine_id, commit.id)
+    # Samples serve the newest points' tests and the candidates' Mann-Whitney tests and
+    # intervals; the rest of the window needs only its medians (fill_samples below).
+    series = history.load_series(session, machine_id, commits, keys,
+                                 samples_of={cid for cid, _ in commits[-3:]})
     recorded = history.recorded_changes(session, machine_id, keys)
     names = history.series_names(session, machine, keys)
     orders = dict(commits)
@@ -127,24 +130,40 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
 
     # Speeds: one family over every series and speed metric of this commit.
     rule = rule_for(settings)
-    family: list[SeriesInput] = []
     meta: list[tuple[int, int, str, list[history.CommitValues]]] = []
+    series_of: list[tuple[int, int, str, str]] = []  # dataset, configuration, codec series, metric
     for (ds, conf, cs), values in series.items():
         if values[-1].commit_id != commit.id:
             continue
         for metric in SPEED_METRICS:
-            key = (ds, conf, cs, metric)
-            start = segment_start(key)
+            start = segment_start((ds, conf, cs, metric))
             seg = [v for v in values if v.order >= start and v.runs.get(metric)]
-            if len(seg) < 3:
-                continue
-            points = [SeriesPoint(v.commit_id, list(v.runs[metric]), list(v.samples[metric]))
-                      for v in seg]
-            family.append(SeriesInput(key, points, history.min_effect(
-                settings, names[(ds, conf, cs)], metric), flagged(key)))
-            meta.append((ds, conf, metric, seg))
+            if len(seg) >= 3:
+                meta.append((ds, conf, metric, seg))
+                series_of.append((ds, conf, cs, metric))
+
+    def family_of() -> list[SeriesInput]:
+        return [SeriesInput(key, [SeriesPoint(v.commit_id, list(v.runs[key[3]]),
+                                              list(v.samples[key[3]])) for v in seg],
+                            history.min_effect(settings, names[key[:3]], key[3]), flagged(key))
+                for key, (_ds, _conf, _metric, seg) in zip(series_of, meta, strict=True)]
+
+    # The single and pair tests use the samples of each segment's newest three points
+    # (usually the window's newest three commits, loaded above).
+    history.fill_samples(session, machine_id, series,
+                         {v.commit_id for *_, seg in meta for v in seg[-3:]})
     session.flush()
+    family = family_of()
     candidates = screen(family, rule) if family else []
+    # An e-divisive candidate further back needs samples the window left out: load them
+    # and screen again (the same candidates: only their Mann-Whitney tests and intervals
+    # use them).
+    missing = {meta[c.series][3][i].commit_id for c in candidates
+               for i in (c.position - 1, c.position) if not meta[c.series][3][i].samples_loaded}
+    if missing:
+        history.fill_samples(session, machine_id, series, missing)
+        family = family_of()
+        candidates = screen(family, rule)
     groups: dict[int, list[Change]] = {}
     for c in candidates:
         ds, conf, metric, seg = meta[c.series]
@@ -214,25 +233,16 @@ def follow_up(session: Session, settings: Settings, out: Outcome) -> None:
     notify.wake()
 
 
-def run_after_ingest(sessionmaker: Any, settings: Settings, document_id: int) -> None:
-    """Background entry (after the HTTP answer): never raises."""
-    if not settings.detection:
-        return
-    try:
-        with sessionmaker() as session:
-            out = after_ingest(session, settings, document_id)
-            follow_up(session, settings, out)
-    except Exception:
-        log.exception("change detection after document %s failed", document_id)
-
-
 def run_after_final(sessionmaker: Any, settings: Settings, run_id: int) -> None:
     """Background entry when a confirmation or bisection run failed: never raises."""
     try:
         from basketbench.services.detection.confirm import on_run_final
+        from basketbench.services.detection.queue import rescreen_newer
 
         with sessionmaker() as session:
             out = on_run_final(session, settings, run_id)
             follow_up(session, settings, out)
+            if out.confirmed or out.rejected:  # the sweeper screens them
+                rescreen_newer(session, out.confirmed + out.rejected)
     except Exception:
         log.exception("change detection after run %s failed", run_id)

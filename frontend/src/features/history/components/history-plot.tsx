@@ -50,7 +50,7 @@ export function HistoryPlot({
   context: string;
 }) {
   const data: Data[] = [];
-  const gl = fastScatter();
+  const gl = fastScatter(series.reduce((n, s) => n + s.history.points.length, 0));
   let count = 0;
   series.forEach((s, line) => {
     const color = seriesColor(s.key);
@@ -64,7 +64,7 @@ export function HistoryPlot({
     if (hasBand) {
       // Sample spread band: upper edge, then lower edge filled up to it. Always SVG
       // traces: scattergl draws no 'tonexty' fill (one path each, cheap even at 10 000
-      // points); the GL canvas with the lines sits above them.
+      // points); with WebGL lines their canvas sits above them.
       data.push({
         type: 'scatter', mode: 'lines', x, y: pts.map((p) => p.max ?? p.value),
         line: { width: 0, color }, hoverinfo: 'skip', showlegend: false, legendgroup: name,
