@@ -139,10 +139,21 @@ async function main() {
       // Bare URL: defaults resolved and pinned into the URL.
       await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
       check(new URL(page.url()).searchParams.get('commit') === newest, 'bare /tradeoffs pins the newest commit in the URL');
-      await page.locator('input[name="machine"][value="epyc-01"]').check();
-      await page.locator('input[name="rel"]').check();
+      // Four edits in quick succession, as a user makes them: none may undo another. Controls
+      // show the URL, which a navigation renders later under load, so the test waits for states.
+      await page.locator('input[name="machine"][value="epyc-01"]').click();
+      await page.locator('input[name="rel"]').click();
       await page.selectOption('select[name="ref"]', '404');
       await page.selectOption('select[name="base_commit"]', data.commits[0]);
+      check(
+        await until(page, (base) => {
+          const q = new URL(location.href).searchParams;
+          return q.getAll('machine').includes('epyc-01') && q.get('rel') === '1' && q.get('ref') === '404' && q.get('base_commit') === base
+            && document.querySelector('input[name="rel"]')?.checked === true
+            && document.querySelector('input[name="machine"][value="epyc-01"]')?.checked === true;
+        }, data.commits[0]),
+        'four quick edits all reach the URL and the controls (machine, relative, reference, baseline)',
+      );
       const twoMachines = String(2 * data.settings.length);
       check(
         await until(page, (n) => document.querySelector('[data-plot="tradeoff-compress"]')?.getAttribute('data-points') === n
@@ -217,6 +228,8 @@ async function main() {
       await page.mouse.click(pos.x, pos.y);
       // Plotly's hover holds no live link: the click shows the commit under the plot, linked
       await page.waitForSelector(`[data-testid="point-details"][data-sha="${target}"]`, { timeout: 10_000 });
+      // The link's address comes with the commit's repository, from its own request.
+      await page.waitForSelector('[data-testid="point-details"] a[data-testid="point-commit-link"]', { timeout: 15_000 }).catch(() => {});
       const link = await page.getAttribute('[data-testid="point-details"] [data-testid="point-commit-link"]', 'href');
       check(link === `https://github.com/root-project/root/commit/${target}`, `the clicked point's commit links to its repository's page (${link})`);
       check((await page.textContent('[data-testid="point-details"]')).includes('host: zstd'), 'the details name the codec versions of the point');
@@ -261,6 +274,9 @@ async function main() {
       const page = await openPage(context);
       await page.goto(url('/changes'));
       await page.waitForSelector('[data-testid="changes-inbox"]', { timeout: 30_000 });
+      // Links need the repositories' addresses (their own request): wait for the one expected.
+      await until(page, (sha) => [...document.querySelectorAll('[data-testid="change-group"] h3 a.commit-link')]
+        .some((a) => a.href.endsWith(`/commit/${sha}`)), data.commits[5], 15_000);
       const links = await page.locator('[data-testid="change-group"] h3 a.commit-link').evaluateAll((as) => as.map((a) => a.href));
       check(links.some((h) => h.endsWith(`/commit/${data.commits[5]}`)), `vanilla-zlib commit in the inbox, linked to its commit page (${links.length} groups)`);
       const order = links.map((h) => data.commits.indexOf(h.slice(-40)));
@@ -292,9 +308,15 @@ async function main() {
       const page = await openPage(context);
       await page.goto(url('/runs'));
       await page.waitForSelector('[data-testid="runs-table"]', { timeout: 30_000 });
+      // The queues come from their own request, which may answer after the table's.
+      const queued = await until(page, (tags) => {
+        const shown = [...document.querySelectorAll('[data-testid="queues"] .queue h3')].map((h) => h.textContent);
+        return tags.every((t) => shown.includes(t));
+      }, data.tags);
       const queues = await page.locator('[data-testid="queues"] .queue h3').allTextContents();
-      check(data.tags.every((t) => queues.includes(t)), `one queue per tag (${queues.join(', ')})`);
-      check((await page.locator('[data-testid="queues"] [role="progressbar"]').count()) >= 1, 'running run shows a progress bar');
+      check(queued, `one queue per tag (${queues.join(', ')})`);
+      check(await until(page, () => document.querySelector('[data-testid="queues"] [role="progressbar"]') !== null),
+        'running run shows a progress bar');
       await page.locator('.failures details summary').first().click();
       const log = await page.locator('.failures .log-tail').first().textContent();
       check(log?.includes('zlib.h'), 'failure shows its log tail');
@@ -526,10 +548,12 @@ async function main() {
       const picker = await page.locator('select[name="codecs"] option').allTextContents();
       check(picker.length === 2 && picker[1].startsWith('builtin:'), `the compare picker offers the series both sides have (${picker.join(' | ')})`);
       for (const [side, sha] of [['base', rel.commits[0]], ['head', rel.commits[1]]]) {
+        await page.waitForSelector(`a[data-testid="${side}-link"]`, { timeout: 15_000 }).catch(() => {});
         const href = await page.getAttribute(`[data-testid="${side}-link"]`, 'href');
         check(href === `https://github.com/root-project/root/commit/${sha}`, `the ${side} picker shows its commit, linked (${href})`);
       }
-      check((await page.locator('[data-testid="compare-summary"] a.commit-link').count()) === 2, 'the summary links base and head');
+      check(await until(page, () => document.querySelectorAll('[data-testid="compare-summary"] a.commit-link').length === 2, undefined, 15_000),
+        'the summary links base and head');
       // a release against the checkout: no codec series in common, said so, no table
       await page.goto(url(`/compare?base=${rel.commits[0]}&head=${rel.checkout}&machine=${rel.machine}`));
       await page.waitForSelector('[data-testid="no-common-series"]', { timeout: 30_000 });
@@ -571,23 +595,36 @@ async function main() {
       check(again.url() === shared, 'the zoomed link is not rewritten on load');
       await other.close();
       await page.dblclick('[data-plot="tradeoff-compress"] .nsewdrag', { position: { x: box.width / 2, y: box.height / 2 } });
-      check(await until(page, () => !new URL(location.href).searchParams.has('cx')), 'a double click resets the zoom and the URL');
-      // click the ZSTD-5 point: its commit, linked, under the plots
-      const pos = await page.evaluate((sel) => {
-        const gd = document.querySelector(sel);
-        const t = gd._fullData.find((d) => d.customdata?.some((c) => c[2] === 505 && c[3] === 0));
-        const i = t.customdata.findIndex((c) => c[2] === 505);
-        const { xaxis, yaxis, _size } = gd._fullLayout;
-        const b = gd.getBoundingClientRect();
-        return { x: b.left + _size.l + xaxis.l2p(t.x[i]), y: b.top + _size.t + yaxis.l2p(Math.log10(t.y[i])) };
-      }, plot);
-      await page.mouse.move(pos.x, pos.y);
-      await page.waitForSelector('[data-plot="tradeoff-compress"] .hoverlayer .hovertext', { timeout: 10_000 });
-      await page.mouse.click(pos.x, pos.y);
-      await page.waitForSelector('[data-testid="point-details"][data-setting="505"]', { timeout: 10_000 });
+      // The reset is done when the URL has no zoom and the plot drew it (autorange on both axes):
+      // a render between the two would still carry the zoomed range.
+      check(await until(page, (sel) => {
+        const l = document.querySelector(sel)?._fullLayout;
+        return !new URL(location.href).searchParams.has('cx') && l?.xaxis.autorange === true && l?.yaxis.autorange === true;
+      }, plot), 'a double click resets the zoom and the URL');
+      // click the ZSTD-5 point: its commit, linked, under the plots. Its position is read from the
+      // drawn plot each time; a click that a late redraw swallowed is made again.
+      const clickSetting = async () => {
+        const pos = await page.evaluate((sel) => {
+          const gd = document.querySelector(sel);
+          const t = gd._fullData.find((d) => d.customdata?.some((c) => c[2] === 505 && c[3] === 0));
+          const i = t.customdata.findIndex((c) => c[2] === 505);
+          const { xaxis, yaxis, _size } = gd._fullLayout;
+          const b = gd.getBoundingClientRect();
+          return { x: b.left + _size.l + xaxis.l2p(t.x[i]), y: b.top + _size.t + yaxis.l2p(Math.log10(t.y[i])) };
+        }, plot);
+        await page.mouse.move(pos.x, pos.y);
+        await page.waitForSelector('[data-plot="tradeoff-compress"] .hoverlayer .hovertext', { timeout: 10_000 });
+        await page.mouse.click(pos.x, pos.y);
+        return until(page, () => document.querySelector('[data-testid="point-details"][data-setting="505"]') !== null, undefined, 5_000);
+      };
+      let shown = false;
+      for (let attempt = 0; attempt < 3 && !shown; attempt++) shown = await clickSetting();
+      check(shown, 'a click on the ZSTD-5 point shows its details');
+      await page.waitForSelector('[data-testid="point-details"] a[data-testid="point-commit-link"]', { timeout: 15_000 }).catch(() => {});
       const href = await page.getAttribute('[data-testid="point-details"] [data-testid="point-commit-link"]', 'href');
       check(href === `https://github.com/root-project/root/commit/${newest}`, `the clicked point's commit links to its page (${href})`);
       check((await page.textContent('[data-testid="point-details"]')).includes('ZSTD-5'), 'the details name the clicked setting');
+      await page.waitForSelector('.page-header a.commit-link', { timeout: 15_000 }).catch(() => {});
       check((await page.getAttribute('.page-header a.commit-link', 'href'))?.endsWith(`/commit/${newest}`), 'the header links the commit');
       // a release commit: its codec series is named and offered
       await page.goto(url(`/tradeoffs?commit=${rel.commits[1]}&machine=${rel.machine}&dataset=${nano}`));

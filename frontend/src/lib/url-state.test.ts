@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bool, list, num, parseState, serializeState, str, type StateOf } from './url-state';
+import { bool, list, num, parseState, PendingParams, serializeState, str, type StateOf } from './url-state';
 
 const schema = {
   commit: str(),
@@ -43,5 +43,39 @@ describe('url state', () => {
     const empty = { ...parseState(withDefault, new URLSearchParams()), machine: [] as string[] };
     const parsed = parseState(withDefault, serializeState(withDefault, empty));
     expect(parsed.machine.filter((m) => m !== '')).toEqual([]);
+  });
+});
+
+describe('pending params', () => {
+  it('builds a second edit on the first while no render shows it', () => {
+    const p = new PendingParams();
+    p.ask('machine=a&machine=b', 'machine=a');
+    expect(p.base('machine=a')).toBe('machine=a&machine=b');
+    p.ask('machine=a&machine=b&rel=1', 'machine=a');
+    expect(p.base('machine=a')).toBe('machine=a&machine=b&rel=1');
+  });
+
+  it('follows the URL again once a render shows the newest ask', () => {
+    const p = new PendingParams();
+    p.ask('x=1', '');
+    p.ask('x=2', '');
+    p.rendered('x=1');
+    expect(p.base('x=1')).toBe('x=2');
+    p.rendered('x=2');
+    expect(p.base('x=2')).toBe('x=2');
+    expect(p.base('x=3')).toBe('x=3');
+  });
+
+  it('drops what it asked for when the URL goes elsewhere (back button, a link)', () => {
+    const p = new PendingParams();
+    p.ask('x=1', 'x=0');
+    p.rendered('y=5');
+    expect(p.base('y=5')).toBe('y=5');
+  });
+
+  it('does not hold an edit that changes nothing', () => {
+    const p = new PendingParams();
+    p.ask('x=0', 'x=0');
+    expect(p.base('x=9')).toBe('x=9');
   });
 });

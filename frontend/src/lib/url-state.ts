@@ -2,7 +2,7 @@
 // A page declares a schema (field -> kind + default); parse() and serialize()
 // are pure and inverse of each other (round trip tested); defaults are left
 // out of the URL so links stay short and keep working when defaults change.
-import { useCallback, useMemo } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 export type FieldSpec =
@@ -98,20 +98,49 @@ export function cleanList(v: readonly string[]): string[] {
   return v.filter((x) => x !== '');
 }
 
+/**
+ * The params a view asked the router for that no render shows yet.
+ *
+ * react-router hands a functional update the params of the last render, and
+ * its navigations render in a transition: under load, a second edit made
+ * before that render (tick a box, then another) would start from the old URL
+ * and undo the first. Edits therefore build on the newest params asked for.
+ */
+export class PendingParams {
+  private asked: string[] = [];
+
+  /** What the next edit builds on: the newest params asked for, else the shown ones. */
+  base(shown: string): string {
+    return this.asked.at(-1) ?? shown;
+  }
+
+  ask(next: string, shown: string): void {
+    if (next !== this.base(shown)) this.asked.push(next);
+  }
+
+  /** A render shows `shown`: that ask and the older ones are done; any other URL (back, a link) ends them all. */
+  rendered(shown: string): void {
+    const i = this.asked.lastIndexOf(shown);
+    this.asked = i === -1 ? [] : this.asked.slice(i + 1);
+  }
+}
+
 export function useUrlState<S extends Schema>(
   schema: S,
 ): [StateOf<S>, (patch: Partial<StateOf<S>>, opts?: { replace?: boolean }) => void] {
   const [params, setParams] = useSearchParams();
   const key = params.toString();
   const state = useMemo(() => parseState(schema, new URLSearchParams(key)), [schema, key]);
+  const [pending] = useState(() => new PendingParams());
+  useLayoutEffect(() => pending.rendered(key), [pending, key]);
   const update = useCallback(
     (patch: Partial<StateOf<S>>, opts: { replace?: boolean } = {}) => {
-      setParams(
-        (prev) => serializeState(schema, { ...parseState(schema, prev), ...patch }),
-        { replace: opts.replace ?? false },
-      );
+      const base = parseState(schema, new URLSearchParams(pending.base(key)));
+      const next = serializeState(schema, { ...base, ...patch });
+      pending.ask(next.toString(), key);
+      setParams(next, { replace: opts.replace ?? false });
     },
-    [schema, setParams],
+    [schema, key, pending, setParams],
   );
   return [state, update];
 }
