@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import orjson
-from sqlalchemy import Float, Text, cast, func, null, select
+from sqlalchemy import Float, Text, bindparam, cast, func, null, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
@@ -28,7 +31,13 @@ from basketbench.services.catalog import configuration_out, machine_ref, order_b
 from basketbench.services.changes import series_markers
 from basketbench.services.detection.fdr import bh_adjust_partial
 from basketbench.services.errors import BadRequest, NotFound
-from basketbench.services.lookup import get_commit, get_configuration, get_dataset, get_machine
+from basketbench.services.lookup import (
+    get_commit,
+    get_configuration,
+    get_dataset,
+    get_machine,
+    get_machine_ref,
+)
 from basketbench.services.stats import (
     MIN_EFFECT_PCT,
     finite_delta_pct,
@@ -62,18 +71,21 @@ class ConfigSelector:
         return out
 
 
-def _metric_columns(metric: str) -> tuple[Any, Any, Any, Any, Any]:
-    """(value, min, max, stddev, n) aggregates for one metric over a commit's results.
-    Values come back as floats (the API's type): no per-row Decimal or int conversion."""
+def _metric_sums(metric: str) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """(sum, count, min, max, stddev, n) of one metric over a group of results: sums, not
+    averages, so groups of one commit measured with several codec sets of a series can be
+    merged exactly (history). Values come back as floats (the API's type)."""
     if metric == "ratio":
         col = Result.ratio
-        return func.avg(col), func.min(col), func.max(col), cast(null(), Float), func.count(col)
+        return (func.sum(col), func.count(col), func.min(col), func.max(col),
+                cast(null(), Float), func.count(col))
     if metric == "compressed_bytes":
         col = Result.compressed_bytes
-        return (cast(func.avg(col), Float), cast(func.min(col), Float),
+        return (cast(func.sum(col), Float), func.count(col), cast(func.min(col), Float),
                 cast(func.max(col), Float), cast(null(), Float), func.count(col))
     p = "c" if metric == "compress_mbps" else "d"
-    return (func.avg(getattr(Result, f"{p}_median")), func.min(getattr(Result, f"{p}_min")),
+    median = getattr(Result, f"{p}_median")
+    return (func.sum(median), func.count(median), func.min(getattr(Result, f"{p}_min")),
             func.max(getattr(Result, f"{p}_max")), func.max(getattr(Result, f"{p}_stddev")),
             func.sum(getattr(Result, f"{p}_n")))
 
@@ -243,51 +255,57 @@ def machine_codec_series(session: Session, machine: str, latest: int = 2) -> lis
     return out
 
 
+@lru_cache(maxsize=32)
+def _history_statement(metric: str, from_lo: bool, to_hi: bool) -> Any:
+    """History's query, built once per metric and range kind (building the expression cost
+    a request about a millisecond): one row per commit and codec set of a series, grouped
+    over the covering index and joined to the commits for their metadata. Without a commit
+    range these rows are also the series index (which codec series exist and how far each
+    reaches): one scan of the series, not two."""
+    total, count, vmin, vmax, vstd, n = _metric_sums(metric)
+    per_set = (select(Result.commit_id, Result.codec_set_id, total.label("total"),
+                      count.label("count"), vmin.label("vmin"), vmax.label("vmax"),
+                      vstd.label("vstd"), n.label("n"), func.max(Result.run_id).label("run_id"))
+               .where(Result.machine_id == bindparam("machine_id"),
+                      Result.dataset_id == bindparam("dataset_id"),
+                      Result.configuration_id == bindparam("configuration_id"))
+               .group_by(Result.commit_id, Result.codec_set_id)
+               .subquery())
+    agg = per_set.c
+    stmt = (select(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
+                   Commit.message, agg.codec_set_id, agg.total, agg.count, agg.vmin, agg.vmax,
+                   agg.vstd, agg.n, agg.run_id)
+            .join(per_set, agg.commit_id == Commit.id)
+            .order_by(Commit.order, Commit.date, Commit.id, agg.codec_set_id))
+    if from_lo:
+        stmt = stmt.where(Commit.order >= bindparam("lo"))
+    if to_hi:
+        stmt = stmt.where(Commit.order <= bindparam("hi"))
+    return stmt
+
+
 def history(session: Session, machine: str, dataset: str, metric: str, sel: ConfigSelector,
             commit_from: str | None, commit_to: str | None,
             max_points: int, codecs: str | None = None) -> dict[str, Any]:
     """JSON-ready dict shaped like schemas.analysis.HistoryOut."""
     if metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
-    m = get_machine(session, machine)
+    m = get_machine_ref(session, machine)
     ds = get_dataset(session, dataset)
     conf = _resolve_configuration(session, sel)
     lo, hi = order_bounds(session, commit_from, commit_to)
-    value, vmin, vmax, vstd, n = _metric_columns(metric)
-    where = [Result.machine_id == m.id, Result.dataset_id == ds.id,
-             Result.configuration_id == conf.id]
-    choice = choose_codecs(session, where, codecs)
-    # Aggregated per commit in the order of the covering index (a streaming group, no hash
-    # of commits' text columns), then joined to the commits for their metadata.
-    per_commit = (select(Result.commit_id, value.label("value"), vmin.label("vmin"),
-                         vmax.label("vmax"), vstd.label("vstd"), n.label("n"),
-                         func.max(Result.run_id).label("run_id"),
-                         func.max(Result.codec_set_id).label("set_id"))
-                  .where(*where, choice.clause())
-                  .group_by(Result.commit_id)
-                  .subquery())
-    agg = per_commit.c
-    stmt = (select(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
-                   Commit.message, agg.value, agg.vmin, agg.vmax, agg.vstd, agg.n, agg.run_id,
-                   agg.set_id)
-            .join(per_commit, agg.commit_id == Commit.id)
-            .order_by(Commit.order, Commit.date, Commit.id))
-    if lo is not None:
-        stmt = stmt.where(Commit.order >= lo)
-    if hi is not None:
-        stmt = stmt.where(Commit.order <= hi)
+    params = {"machine_id": m.id, "dataset_id": ds.id, "configuration_id": conf.id,
+              "lo": lo, "hi": hi}
     # Core execution: plain row tuples, no ORM loading per row (2 000 rows per series).
-    rows = [r for r in session.connection().execute(stmt).all() if r[6] is not None]
-    sets = codec_service.describe(session, {r[12] for r in rows if r[12] is not None})
-    # Points as dicts straight from the rows (HistoryPoint's fields, in order): per point
-    # only the message's first line is computed.
-    points = [
-        {"sha": sha, "order": order, "date": date, "author": author,
-         "message": _first_line(message), "value": value, "min": vmin_, "max": vmax_,
-         "stddev": vstd_, "n": n_ if n_ is None or type(n_) is int else int(n_),
-         "run_id": run_id, "codecs": sets.get(set_id)}
-        for (_id, sha, order, date, author, message, value, vmin_, vmax_, vstd_, n_, run_id,
-             set_id) in rows]
+    rows = session.connection().execute(
+        _history_statement(metric, lo is not None, hi is not None), params).all()
+    if lo is None and hi is None:
+        index = _index_of(session, _index_rows(rows))
+    else:
+        index = series_index(session, [Result.machine_id == m.id, Result.dataset_id == ds.id,
+                                       Result.configuration_id == conf.id])
+    choice = index.pick(codecs)
+    points = _history_points(rows, set(choice.ids), index.described)
     # Markers are the recorded changes (services/detection), so plot and inbox agree.
     changes = series_markers(session, m.id, ds.id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
@@ -296,11 +314,69 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
         keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
         points = [p.as_dict() for p in _downsample([Point(**p) for p in points], max_points,
                                                    keep)]
-    series = SeriesOut(machine=machine_ref(m), dataset=ds.name,
+    series = SeriesOut(machine=m, dataset=ds.name,
                        configuration=configuration_out(conf), metric=metric)
     return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
             "total_points": total, "codecs": choice.shown, "codec_series": choice.available}
+
+
+def _index_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """series_index's rows (set id, newest and oldest git order, commits) from history's
+    rows of one commit and set each (id, sha, order, ..., set id at 6)."""
+    reach: dict[int | None, list[int]] = {}
+    for row in rows:
+        order, set_id = row[2], row[6]
+        seen = reach.get(set_id)
+        if seen is None:
+            reach[set_id] = [order, order, 1]
+        else:
+            seen[0] = max(seen[0], order)
+            seen[1] = min(seen[1], order)
+            seen[2] += 1
+    return [(set_id, hi, lo, count) for set_id, (hi, lo, count) in reach.items()]
+
+
+def _history_points(rows: Sequence[Any], chosen: set[int | None],
+                    described: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Points as dicts (HistoryPoint's fields, in order), one per commit with a value, from
+    the rows of the chosen codec sets. Only the message's first line is computed per point."""
+    kept = [r for r in rows if r[6] in chosen and r[8]]
+    if any(a[0] == b[0] for a, b in zip(kept, kept[1:], strict=False)):
+        kept = _merge_sets(kept)
+    return [
+        {"sha": sha, "order": order, "date": date, "author": author,
+         "message": _first_line(message), "value": total / count, "min": vmin, "max": vmax,
+         "stddev": vstd, "n": n if n is None or type(n) is int else int(n), "run_id": run_id,
+         "codecs": described.get(set_id) if set_id is not None else None}
+        for (_id, sha, order, date, author, message, set_id, total, count, vmin, vmax, vstd,
+             n, run_id) in kept]
+
+
+def _merge_sets(rows: list[Any]) -> list[tuple[Any, ...]]:
+    """One row per commit: a commit measured with several sets of one series (rows sorted
+    by commit) has their sums added, so its value is the mean of all its results."""
+    out: list[list[Any]] = []
+    for row in rows:
+        if not out or out[-1][0] != row[0]:
+            out.append(list(row))
+            continue
+        m = out[-1]
+        set_id, total, count, vmin, vmax, vstd, n, run_id = row[6:]
+        m[6] = _pick(max, m[6], set_id)  # the point names the newest set
+        m[7] += total
+        m[8] += count
+        m[9] = _pick(min, m[9], vmin)
+        m[10] = _pick(max, m[10], vmax)
+        m[11] = _pick(max, m[11], vstd)
+        m[12] = _pick(operator.add, m[12], n)
+        m[13] = _pick(max, m[13], run_id)
+    return [tuple(m) for m in out]
+
+
+def _pick(f: Any, a: Any, b: Any) -> Any:
+    """f(a, b) of two values that may be missing."""
+    return b if a is None else a if b is None else f(a, b)
 
 
 def _first_line(message: str | None) -> str | None:

@@ -158,7 +158,10 @@ def series_markers(session: Session, machine_id: int, dataset_id: int, configura
     in_series: ColumnElement[bool] = Change.codec_set_id.in_(present)
     if None in codec_set_ids:
         in_series = in_series | Change.codec_set_id.is_(None)
-    stmt = (select(Change, Commit.sha, Parent.sha)
+    # Columns, not Change objects: this runs on every history request.
+    stmt = (select(Commit.sha, Parent.sha, Change.delta_pct, Change.p_value, Change.id,
+                   Change.status, Change.direction)
+            .select_from(Change)
             .join(Commit, Commit.id == Change.commit_id)
             .outerjoin(Parent, Parent.id == Change.parent_commit_id)
             .where(Change.machine_id == machine_id, Change.dataset_id == dataset_id,
@@ -169,6 +172,7 @@ def series_markers(session: Session, machine_id: int, dataset_id: int, configura
         stmt = stmt.where(Commit.order >= lo)
     if hi is not None:
         stmt = stmt.where(Commit.order <= hi)
-    return [{"sha": sha, "previous_sha": psha or sha, "delta_pct": ch.delta_pct,
-             "p_value": ch.p_value, "change_id": ch.id, "status": ch.status,
-             "direction": ch.direction} for ch, sha, psha in session.execute(stmt)]
+    return [{"sha": sha, "previous_sha": psha or sha, "delta_pct": delta, "p_value": p,
+             "change_id": change_id, "status": status, "direction": direction}
+            for sha, psha, delta, p, change_id, status, direction
+            in session.connection().execute(stmt)]
