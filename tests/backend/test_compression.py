@@ -7,12 +7,11 @@ import zlib
 from collections.abc import Iterator
 
 import pytest
+from basketbench.api.compression import GZipMiddleware
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
-
-from basketbench.api.compression import GZipMiddleware
 
 BIG = ("history point, " * 20 + "\n") * 400  # ~120 kB
 CHUNKS = [f"row {i}," + "x" * 2000 + "\n" for i in range(50)]
