@@ -37,7 +37,6 @@ from basketbench.services.analysis import (
     _downsample,
     _float,
     _mean,
-    _metric_columns,
     _min_effect,
     _resolve_configuration,
     choose_codecs,
@@ -48,7 +47,7 @@ from basketbench.services.detection.fdr import bh_adjust_partial
 from basketbench.services.errors import NotFound
 from basketbench.services.lookup import get_commit, get_dataset, get_machine
 from basketbench.services.stats import delta_pct, exact_change, mann_whitney_batch, speed_delta
-from sqlalchemy import func, select
+from sqlalchemy import Float, cast, func, null, select
 from sqlalchemy.orm import Session
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +60,22 @@ COMMITS, MACHINES, DATASETS, CONFIGURATIONS = 30, 2, 2, 5
 
 
 # ---- the previous implementation ------------------------------------------------------
+
+def _metric_columns(metric: str) -> tuple[Any, Any, Any, Any, Any]:
+    """(value, min, max, stddev, n) aggregates of one metric over a commit's results, as
+    averages (history now sums and merges per codec set)."""
+    if metric == "ratio":
+        col = Result.ratio
+        return func.avg(col), func.min(col), func.max(col), cast(null(), Float), func.count(col)
+    if metric == "compressed_bytes":
+        col = Result.compressed_bytes
+        return (cast(func.avg(col), Float), cast(func.min(col), Float),
+                cast(func.max(col), Float), cast(null(), Float), func.count(col))
+    p = "c" if metric == "compress_mbps" else "d"
+    return (func.avg(getattr(Result, f"{p}_median")), func.min(getattr(Result, f"{p}_min")),
+            func.max(getattr(Result, f"{p}_max")), func.max(getattr(Result, f"{p}_stddev")),
+            func.sum(getattr(Result, f"{p}_n")))
+
 
 def _reference_history(session: Session, machine: str, dataset: str, metric: str,
                        sel: ConfigSelector, max_points: int) -> dict[str, Any]:
