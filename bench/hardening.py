@@ -227,7 +227,7 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
         reader_seconds: float, csv_limit: int, ingest_docs: int, seed: int,
         baseline: str | None = None, single: bool = False, throughput_only: bool = False,
         detection: bool = True, ingest_rounds: int = 2,
-        compare_answers: int = 20) -> dict[str, Any]:
+        compare_answers: int = 20, workers: int = 1) -> dict[str, Any]:
     url = database_url(admin, database)
     cat = read_catalog(url)
     world = World(commits=max(len(cat.shas), 1), machines=len(cat.machines),
@@ -236,7 +236,7 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
     hot = [q for q in queries(cat) if q.name.startswith(HOT)]
     report: dict[str, Any] = {"database": database, "results": cat.results,
                               "uptime_before": _uptime(), "requests_per_query": requests,
-                              "detection": detection}
+                              "detection": detection, "server_workers": workers}
     created: list[str] = []
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bb-hard-")))
@@ -245,7 +245,8 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
             work = tmp / f"server-{k}"
             work.mkdir()
             servers[v.label] = stack.enter_context(api_server(
-                database_url(admin, database, driver=True), work, extra_env=v.env))
+                database_url(admin, database, driver=True), work, workers=workers,
+                extra_env=v.env))
         report["servers"] = list(servers)
         modes = list(servers)
         clients = {m: stack.enter_context(httpx.Client(base_url=s.url, timeout=120))
@@ -326,6 +327,8 @@ def main(
                                    "product default); its CPU counts in ingest's."),
     compare_answers: int = typer.Option(20, min=0, help="Requests per hot query sent to "
                                         "every server to compare the answers' bytes."),
+    workers: int = typer.Option(1, min=1, help="`basketbench serve --workers` of every "
+                                "server."),
     seed: int = typer.Option(1),
     out: Path | None = typer.Option(None, help="Write the report as JSON here."),
 ) -> None:
@@ -333,7 +336,7 @@ def main(
         raise typer.BadParameter("--single and --baseline exclude each other")
     report = run(database, admin_url, requests, warmup, readers, reader_seconds, csv_limit,
                  ingest_docs, seed, baseline, single, throughput_only, detection,
-                 ingest_rounds, compare_answers)
+                 ingest_rounds, compare_answers, workers)
     typer.echo(report["side_by_side"])
     if "same_answers" in report:
         same = report["same_answers"]

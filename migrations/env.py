@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from alembic import context
 from basketbench.core.config import get_settings
 from basketbench.models import Base
+from basketbench.models.result import schema_object_compared
 from sqlalchemy import create_engine, pool
 
 config = context.config
@@ -40,11 +43,12 @@ def run_online() -> None:
     engine.dispose()
 
 
-def _run(connection: object) -> None:
+def _run(connection: Any) -> None:
     # render_as_batch: SQLite can only ALTER through table copies.
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
+        include_object=schema_object_compared(connection.dialect.name),
         compare_type=True,
         render_as_batch=True,
     )

@@ -8,6 +8,7 @@ from alembic.runtime.migration import MigrationContext
 from basketbench.core import migrate
 from basketbench.core.config import Settings
 from basketbench.models import Base
+from basketbench.models.result import schema_object_compared
 from sqlalchemy import create_engine, inspect, text
 
 TABLES = {t.name for t in Base.metadata.sorted_tables}
@@ -25,7 +26,9 @@ def _diff(url: str) -> list[object]:
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+            ctx = MigrationContext.configure(conn, opts={
+                "compare_type": True,
+                "include_object": schema_object_compared(conn.dialect.name)})
             return list(compare_metadata(ctx, Base.metadata))
     finally:
         engine.dispose()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -111,3 +113,42 @@ def test_embedded_sqlite_when_no_database_url(api_server_factory):
     history = httpx.get(server.api + "/history", params={
         "machine": "bench-01", "dataset": "nanoaod", "setting": 505}).json()
     assert history["total_points"] == 1 and httpx.get(server.api + "/health").json()["embedded"]
+
+
+def _worker_processes(parent: int) -> list[int]:
+    """uvicorn's worker processes under ``parent`` (multiprocessing spawn children)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == parent and b"spawn_main" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_two_api_processes_share_the_database(api_server_factory):
+    """BASKETBENCH_API_WORKERS=2: two processes answer; concurrent uploads of new commits
+    and of one same document are each stored once."""
+    server = api_server_factory(BASKETBENCH_DISPATCH="none", BASKETBENCH_API_WORKERS="2")
+    deadline = time.monotonic() + 60
+    while len(_worker_processes(server.process.pid)) < 2:  # the second may still start
+        assert time.monotonic() < deadline, server.log()
+        time.sleep(0.1)
+    docs = [document(commit=sha(i, "w2")) for i in range(6)] + [document(commit=sha(0, "w2"))]
+
+    def post(doc):
+        with httpx.Client(base_url=server.api, timeout=60) as http:
+            return http.post("/results", json=doc, headers=server.headers)
+
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(post, docs))
+    assert sorted(a.status_code for a in answers) == [200] + [201] * 6, [a.text for a in answers]
+    assert len({a.json()["document_id"] for a in answers}) == 6
+    commits = httpx.get(server.api + "/commits", params={"limit": 50}).json()
+    assert commits["total"] == 6
+    history = httpx.get(server.api + "/history", params={
+        "machine": "bench-01", "dataset": "nanoaod", "setting": 505}).json()
+    assert history["total_points"] == 6

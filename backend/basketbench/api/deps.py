@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -20,7 +21,9 @@ log = logging.getLogger(__name__)
 _bearer = HTTPBearer(auto_error=False, description="token from `basketbench token create`")
 
 
-def get_settings_dep(request: Request) -> Settings:
+# Dependencies that do no I/O are async: FastAPI runs a sync one in a worker thread,
+# a hop that costs every request (history, the hot read, has several).
+async def get_settings_dep(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -54,10 +57,12 @@ def require_token(session: SessionDep, credentials: Credentials) -> ApiToken:
 TokenDep = Annotated[ApiToken, Depends(require_token)]
 
 
-def read_access(settings: SettingsDep, session: SessionDep, credentials: Credentials) -> None:
-    """Reads are public unless BASKETBENCH_PRIVATE_READS=true."""
+async def read_access(settings: SettingsDep, session: SessionDep,
+                      credentials: Credentials) -> None:
+    """Reads are public unless BASKETBENCH_PRIVATE_READS=true (then the token is looked up
+    in a worker thread: SQL)."""
     if settings.private_reads:
-        require_token(session, credentials)
+        await run_in_threadpool(require_token, session, credentials)
 
 
 ReadAccess = Depends(read_access)

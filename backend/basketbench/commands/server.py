@@ -17,7 +17,9 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Interface to bind (0.0.0.0 for all)."),
     port: int = typer.Option(8000, help="TCP port."),
     migrate: bool = typer.Option(True, help="Run `db upgrade` before serving."),
-    workers: int = typer.Option(1, help="uvicorn worker processes (PostgreSQL only)."),
+    workers: int | None = typer.Option(
+        None, min=1, help="uvicorn worker processes (PostgreSQL only) [default: "
+        "BASKETBENCH_API_WORKERS, 1]."),
 ) -> None:
     import uvicorn
 
@@ -34,6 +36,7 @@ def serve(
     typer.echo(f"basketbench: database {where or settings.sqlalchemy_url}; "
                f"{'embedded runs' if settings.embedded else 'broker ' + str(settings.broker_url)}"
                f"; http://{host}:{port}/")
+    workers = workers or settings.api_workers
     if workers > 1 and settings.database_url is None:
         workers = 1  # one SQLite writer
     uvicorn.run("basketbench.main:create_app", factory=True, host=host, port=port,

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     dispatch: Literal["auto", "none"] = "auto"
     """auto: Celery when broker_url is set, else inline (embedded); none: runs stay
     'queued' in the database (external schedulers, tests)."""
+    api_workers: int = Field(1, ge=1)
+    """uvicorn worker processes of ``basketbench serve`` (PostgreSQL only; one with SQLite).
+    Ingest is CPU-bound Python: one process per core lets uploads run in parallel."""
     db_pool_size: int = 10
     db_max_overflow: int = 5
     db_pool_timeout: float = 2.0

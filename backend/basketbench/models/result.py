@@ -18,6 +18,24 @@ SERIES_INCLUDE = ("ratio", "compressed_bytes", "c_median", "c_min", "c_max", "c_
 EXACT_METRICS = ("ratio", "compressed_bytes")
 METRICS = EXACT_METRICS + SPEED_METRICS
 
+# Foreign keys of results that PostgreSQL enforces by statement triggers instead, once per
+# COPY rather than once per row (migration 0010); SQLite keeps them as declared.
+TRIGGER_CHECKED = frozenset({
+    "fk_results_document_id_result_documents", "fk_results_dataset_id_datasets",
+    "fk_results_configuration_id_configurations"})
+
+
+def schema_object_compared(dialect: str) -> Any:
+    """An Alembic ``include_object`` filter: on PostgreSQL the trigger-checked foreign keys
+    are not expected in the database."""
+
+    def include(obj: Any, name: str | None, type_: str, _reflected: bool,
+                _compare_to: Any) -> bool:
+        return not (dialect == "postgresql" and type_ == "foreign_key_constraint"
+                    and name in TRIGGER_CHECKED)
+
+    return include
+
 
 class ResultDocument(Base):
     """One ingested document; ``sha256`` of its canonical JSON makes ingest idempotent."""

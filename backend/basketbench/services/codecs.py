@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from basketbench.models import CodecSet
+from basketbench.services import dimcache
 
 HOST = "host"
 BUILTIN = "builtin"
@@ -40,11 +41,8 @@ def series_keys(session: Session, ids: Iterable[int | None]) -> dict[int | None,
     detection both group results by it, so a plot and its changes show one series."""
     wanted = set(ids)
     out: dict[int | None, str] = {None: LEGACY} if None in wanted else {}
-    present = {i for i in wanted if i is not None}
-    if present:
-        for set_id, key in session.execute(select(CodecSet.id, CodecSet.series_key)
-                                           .where(CodecSet.id.in_(present))):
-            out[set_id] = key
+    known = dimcache.codec_sets(session, (i for i in wanted if i is not None))
+    out.update({set_id: row["series_key"] for set_id, row in known.items()})
     return out
 
 
@@ -85,10 +83,7 @@ def codec_set_out(row: CodecSet) -> dict[str, Any]:
 
 
 def describe(session: Session, ids: set[int]) -> dict[int, dict[str, Any]]:
-    if not ids:
-        return {}
-    rows = session.scalars(select(CodecSet).where(CodecSet.id.in_(ids)))
-    return {row.id: codec_set_out(row) for row in rows}
+    return dimcache.codec_sets(session, ids) if ids else {}
 
 
 def series_ids(session: Session, key_or_name: str) -> list[int]:

@@ -15,6 +15,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import orjson
+import psycopg
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -246,7 +247,20 @@ def _too_long(batch: Batch) -> list[str]:
     return sorted(reasons)
 
 
+class _StaleIds(Exception):
+    """A cached configuration or dataset id is no longer in the database."""
+
+
 def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
+    try:
+        return _store_once(session, settings, batch)
+    except _StaleIds:
+        # A cached id's row was deleted since it was read: the cache is empty now.
+        session.rollback()
+        return _store_once(session, settings, batch)
+
+
+def _store_once(session: Session, settings: Settings, batch: Batch) -> IngestOut:
     try:
         return _store_batch(session, settings, batch)
     except BaseException:
@@ -323,7 +337,10 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
          bool(r.get("roundtrip_ok", True)), r.get("error"), r.get("dictionary_train_ms"),
          *_stats(r.get(c_metric)), *_stats(r.get(d_metric)))
         for r, key in zip(results, keys, strict=True)]
-    _bulk_insert(session, rows)
+    try:
+        _bulk_insert(session, rows)
+    except (IntegrityError, psycopg.errors.ForeignKeyViolation) as refused:
+        raise _StaleIds from refused  # the reference checks (migration 0010, SQLite's keys)
     if settings.detection:  # the detection outbox (services/detection/queue.py)
         from basketbench.services.detection.queue import enqueue
 

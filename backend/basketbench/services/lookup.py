@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from basketbench.models import Commit, Configuration, Dataset, Machine, Repository
@@ -54,22 +55,34 @@ def get_repository(session: Session, name: str, create: bool = False) -> Reposit
     return repo
 
 
-def _machine_query(ref: str, *columns: Any) -> Any:
-    """Machine id, or name (its newest version), or name@version."""
-    ref = ref.strip()
+@lru_cache(maxsize=16)
+def _machine_statement(columns: tuple[Any, ...], by: str) -> Any:
+    """A machine by "id", by "name" (its newest version) or by "version" (name@version):
+    built once per shape, it runs on every hot read."""
     stmt = select(*columns)
-    if ref.isdigit():
-        return stmt.where(Machine.id == int(ref))
-    name, _, version = ref.partition("@")
-    stmt = stmt.where(Machine.name == name)
-    if version.lstrip("v").isdigit():
-        stmt = stmt.where(Machine.version == int(version.lstrip("v")))
+    if by == "id":
+        return stmt.where(Machine.id == bindparam("id"))
+    stmt = stmt.where(Machine.name == bindparam("name"))
+    if by == "version":
+        stmt = stmt.where(Machine.version == bindparam("version"))
     return stmt.order_by(Machine.version.desc()).limit(1)
+
+
+def _machine_query(ref: str, *columns: Any) -> tuple[Any, dict[str, Any]]:
+    """Machine id, or name (its newest version), or name@version: statement, parameters."""
+    ref = ref.strip()
+    if ref.isdigit():
+        return _machine_statement(columns, "id"), {"id": int(ref)}
+    name, _, version = ref.partition("@")
+    if version.lstrip("v").isdigit():
+        return (_machine_statement(columns, "version"),
+                {"name": name, "version": int(version.lstrip("v"))})
+    return _machine_statement(columns, "name"), {"name": name}
 
 
 def get_machine(session: Session, ref: str) -> Machine:
     """Machine id, or name (its newest version), or name@version."""
-    machine = session.scalar(_machine_query(ref, Machine))
+    machine = session.scalar(*_machine_query(ref, Machine))
     if machine is None:
         raise NotFound(f"unknown machine {ref.strip()!r}")
     return machine
@@ -78,7 +91,7 @@ def get_machine(session: Session, ref: str) -> Machine:
 def get_machine_ref(session: Session, ref: str) -> MachineRef:
     """get_machine's identity columns only, for the hot reads: loading the whole machine
     (its fingerprint JSON, an ORM object) cost a history request 1 ms."""
-    row = session.execute(_machine_query(
+    row = session.execute(*_machine_query(
         ref, Machine.id, Machine.name, Machine.tag, Machine.version)).first()
     if row is None:
         raise NotFound(f"unknown machine {ref.strip()!r}")
