@@ -25,16 +25,17 @@ from basketbench.schemas.analysis import (
     TradeoffOut,
     TradeoffPoint,
 )
+from basketbench.schemas.catalog import ConfigurationOut
 from basketbench.services import codecs as codec_service
 from basketbench.services import dimcache
-from basketbench.services.catalog import configuration_out, machine_ref, order_bounds
+from basketbench.services.catalog import machine_ref, order_bounds
 from basketbench.services.changes import series_markers
 from basketbench.services.detection.fdr import bh_adjust_partial
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import (
     get_commit,
-    get_configuration,
     get_dataset,
+    get_dataset_ref,
     get_machine,
     get_machine_ref,
 )
@@ -90,18 +91,34 @@ def _metric_sums(metric: str) -> tuple[Any, Any, Any, Any, Any, Any]:
             func.sum(getattr(Result, f"{p}_n")))
 
 
-def _resolve_configuration(session: Session, sel: ConfigSelector) -> Configuration:
+@lru_cache(maxsize=2)
+def _configuration_statement(with_codec: bool) -> Any:
+    """ConfigSelector.clauses() with a setting, as parameters: built once."""
+    fields = ["setting", "preconditioner", "dictionary_size", "basket_size", "mode", "threads"]
+    if with_codec:
+        fields.append("codec")
+    return select(Configuration.id).where(
+        *(getattr(Configuration, f) == bindparam(f) for f in fields)).limit(2)
+
+
+def _resolve_configuration(session: Session, sel: ConfigSelector) -> ConfigurationOut:
+    """The one configuration ``sel`` names, as columns (no ORM object): history's."""
     if sel.configuration_id is not None:
-        return get_configuration(session, sel.configuration_id)
+        found = dimcache.configurations(session, [sel.configuration_id])
+        if sel.configuration_id not in found:
+            raise NotFound(f"unknown configuration {sel.configuration_id}")
+        return found[sel.configuration_id]
     if sel.setting is None:
         raise BadRequest("give configuration_id or setting")
-    confs = list(session.scalars(select(Configuration).where(*sel.clauses()).limit(2)))
-    if not confs:
+    params = {"setting": sel.setting, "codec": sel.codec, "preconditioner": sel.preconditioner,
+              "dictionary_size": sel.dictionary_size, "basket_size": sel.basket_size,
+              "mode": sel.mode, "threads": sel.threads}
+    ids = list(session.scalars(_configuration_statement(sel.codec is not None), params))
+    if not ids:
         raise NotFound("no configuration matches these fields")
-    if len(confs) > 1:
-        raise BadRequest("several configurations match; give codec or configuration_id",
-                         [c.id for c in confs])
-    return confs[0]
+    if len(ids) > 1:
+        raise BadRequest("several configurations match; give codec or configuration_id", ids)
+    return dimcache.configurations(session, ids)[ids[0]]
 
 
 def _samples_column(metric: str) -> Any:
@@ -291,10 +308,10 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     if metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
     m = get_machine_ref(session, machine)
-    ds = get_dataset(session, dataset)
+    ds_id, ds_name = get_dataset_ref(session, dataset)
     conf = _resolve_configuration(session, sel)
     lo, hi = order_bounds(session, commit_from, commit_to)
-    params = {"machine_id": m.id, "dataset_id": ds.id, "configuration_id": conf.id,
+    params = {"machine_id": m.id, "dataset_id": ds_id, "configuration_id": conf.id,
               "lo": lo, "hi": hi}
     # Core execution: plain row tuples, no ORM loading per row (2 000 rows per series).
     rows = session.connection().execute(
@@ -302,20 +319,19 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     if lo is None and hi is None:
         index = _index_of(session, _index_rows(rows))
     else:
-        index = series_index(session, [Result.machine_id == m.id, Result.dataset_id == ds.id,
+        index = series_index(session, [Result.machine_id == m.id, Result.dataset_id == ds_id,
                                        Result.configuration_id == conf.id])
     choice = index.pick(codecs)
     points = _history_points(rows, set(choice.ids), index.described)
     # Markers are the recorded changes (services/detection), so plot and inbox agree.
-    changes = series_markers(session, m.id, ds.id, conf.id, metric, choice.ids, lo, hi)
+    changes = series_markers(session, m.id, ds_id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
     downsampled = total > max_points
     if downsampled:
         keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
         points = [p.as_dict() for p in _downsample([Point(**p) for p in points], max_points,
                                                    keep)]
-    series = SeriesOut(machine=m, dataset=ds.name,
-                       configuration=configuration_out(conf), metric=metric)
+    series = SeriesOut(machine=m, dataset=ds_name, configuration=conf, metric=metric)
     return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
             "total_points": total, "codecs": choice.shown, "codec_series": choice.available}

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
-from basketbench.models import Commit, Configuration, Dataset, Machine, Repository
+from basketbench.models import Commit, Dataset, Machine, Repository
 from basketbench.schemas.catalog import MachineRef
 from basketbench.services.errors import BadRequest, Invalid, NotFound
 from basketbench.services.sqlutil import insert_ignore
@@ -107,11 +107,18 @@ def get_dataset(session: Session, ref: str) -> Dataset:
     return ds
 
 
-def get_configuration(session: Session, configuration_id: int) -> Configuration:
-    conf = session.get(Configuration, configuration_id)
-    if conf is None:
-        raise NotFound(f"unknown configuration {configuration_id}")
-    return conf
+_DATASET_BY_NAME = select(Dataset.id, Dataset.name).where(Dataset.name == bindparam("name"))
+_DATASET_BY_ID = select(Dataset.id, Dataset.name).where(Dataset.id == bindparam("id"))
+
+
+def get_dataset_ref(session: Session, ref: str) -> tuple[int, str]:
+    """get_dataset's (id, name) only, for the hot reads (no ORM object)."""
+    row = session.execute(_DATASET_BY_NAME, {"name": ref}).first()
+    if row is None and ref.isdigit() and int(ref) < 2**31:
+        row = session.execute(_DATASET_BY_ID, {"id": int(ref)}).first()
+    if row is None:
+        raise NotFound(f"unknown dataset {ref!r}")
+    return row[0], row[1]
 
 
 def max_order(session: Session, repository_id: int) -> int:
