@@ -313,9 +313,8 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     lo, hi = order_bounds(session, commit_from, commit_to)
     params = {"machine_id": m.id, "dataset_id": ds_id, "configuration_id": conf.id,
               "lo": lo, "hi": hi}
-    # Core execution: plain row tuples, no ORM loading per row (2 000 rows per series).
-    rows = session.connection().execute(
-        _history_statement(metric, lo is not None, hi is not None), params).all()
+    rows = _plain_rows(session, _history_statement(metric, lo is not None, hi is not None),
+                       params)
     if lo is None and hi is None:
         index = _index_of(session, _index_rows(rows))
     else:
@@ -335,6 +334,17 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
             "total_points": total, "codecs": choice.shown, "codec_series": choice.available}
+
+
+def _plain_rows(session: Session, stmt: Any, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """All rows as the driver's tuples. SQLAlchemy executes (events, error handling, the
+    statement guard); the rows are taken from its DBAPI cursor rather than wrapped in Row
+    objects one by one, which cost a 2 000-row history ~1.2 ms for nothing."""
+    result = session.connection().execute(stmt, params)
+    try:
+        return list(result.cursor.fetchall())
+    finally:
+        result.close()
 
 
 def _index_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:

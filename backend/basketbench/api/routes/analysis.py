@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
+from sqlalchemy.orm import Session
 
-from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep
+from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, run_in_session
 from basketbench.api.listing import csv_response, json_response, orjson_response
 from basketbench.schemas.analysis import (
     CodecSeriesOut,
@@ -25,8 +26,8 @@ _CSV: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/history", response_model=HistoryOut, responses=_CSV)
-def get_history(
-    session: SessionDep, machine: str, dataset: str, metric: Metric = "compress_mbps",
+async def get_history(
+    request: Request, machine: str, dataset: str, metric: Metric = "compress_mbps",
     configuration_id: int | None = None, setting: int | None = None, codec: str | None = None,
     preconditioner: str = "none", dictionary_size: int = 0, basket_size: int = 0,
     mode: str = "basket", threads: int = 1, commit_from: str | None = None,
@@ -39,6 +40,14 @@ def get_history(
 ) -> Any:
     sel = analysis.ConfigSelector(configuration_id, setting, codec, preconditioner,
                                   dictionary_size, basket_size, mode, threads)
+    return await run_in_session(request, _history_answer, machine, dataset, metric, sel,
+                                commit_from, commit_to, max_points, codecs, format)
+
+
+def _history_answer(session: Session, machine: str, dataset: str, metric: str,
+                    sel: analysis.ConfigSelector, commit_from: str | None,
+                    commit_to: str | None, max_points: int, codecs: str | None,
+                    format: str | None) -> Response:
     out = analysis.history(session, machine, dataset, metric, sel, commit_from, commit_to,
                            max_points, codecs)
     return csv_response(out["points"], "history") if format == "csv" else orjson_response(out)
