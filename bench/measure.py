@@ -98,17 +98,19 @@ class CpuMeter:
         pids = [r[0] for r in self.conn.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
             (self.database,))]
-        api = self._cpu(self.server_pid) + sum(self._cpu(c) for c in self._children())
-        return api, {pid: self._cpu(pid) for pid in pids}
+        return self._api_cpu(), {pid: self._cpu(pid) for pid in pids}
+
+    def _api_cpu(self) -> float:
+        return self._cpu(self.server_pid) + sum(self._cpu(c) for c in self._children())
 
     def wait_idle(self, quiet_s: float = 0.5, limit_s: float = 120.0) -> float:
-        """Seconds until the API process stops using CPU (background tasks done): its
+        """Seconds until the API processes stop using CPU (background tasks done): their
         CPU time unchanged over ``quiet_s``. Capped at ``limit_s``."""
         started = time.perf_counter()
-        last = self._cpu(self.server_pid)
+        last = self._api_cpu()
         while time.perf_counter() - started < limit_s:
             time.sleep(quiet_s)
-            now = self._cpu(self.server_pid)
+            now = self._api_cpu()
             if now - last <= 1.0 / self.tick:
                 return max(0.0, time.perf_counter() - started - quiet_s)
             last = now
@@ -133,7 +135,8 @@ def _free_port() -> int:
 
 @contextmanager
 def api_server(db_url: str, workdir: Path, workers: int = 1,
-               extra_env: dict[str, str] | None = None) -> Iterator[Server]:
+               extra_env: dict[str, str] | None = None,
+               migrate: bool = True) -> Iterator[Server]:
     """`basketbench serve` on a free port; stopped (SIGTERM, then SIGKILL) on exit."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BASKETBENCH_")}
     env.update(extra_env or {})
@@ -141,8 +144,12 @@ def api_server(db_url: str, workdir: Path, workers: int = 1,
                 "BASKETBENCH_LOG_LEVEL": "warning",
                 "BASKETBENCH_DATA_DIR": str(workdir / "data"),
                 "BASKETBENCH_FRONTEND_DIST": str(workdir / "no-frontend")})
-    created = subprocess.run([BASKETBENCH, "token", "create", "--name", "bench"], env=env,
-                             cwd=workdir, capture_output=True, text=True, timeout=120)
+    # `token create` migrates: a server that must not (an older commit's) gets its token
+    # from this tree's code, in the same database.
+    token_env = env if migrate else {k: v for k, v in env.items() if k != "PYTHONPATH"}
+    created = subprocess.run([BASKETBENCH, "token", "create", "--name", "bench"],
+                             env=token_env, cwd=workdir, capture_output=True, text=True,
+                             timeout=120)
     if created.returncode != 0:
         raise RuntimeError(f"basketbench token create failed:\n{created.stderr}")
     token = created.stdout.strip().splitlines()[-1]
@@ -151,7 +158,7 @@ def api_server(db_url: str, workdir: Path, workers: int = 1,
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [BASKETBENCH, "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--workers", str(workers)],
+             "--workers", str(workers), *([] if migrate else ["--no-migrate"])],
             env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
