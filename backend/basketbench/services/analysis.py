@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import operator
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import orjson
@@ -27,9 +27,10 @@ from basketbench.schemas.analysis import (
 )
 from basketbench.schemas.catalog import ConfigurationOut
 from basketbench.services import codecs as codec_service
-from basketbench.services import dimcache
+from basketbench.services import commitheads, dimcache
 from basketbench.services.catalog import machine_ref, order_bounds
 from basketbench.services.changes import series_markers
+from basketbench.services.commitheads import CommitHead
 from basketbench.services.detection.fdr import bh_adjust_partial
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import (
@@ -272,13 +273,14 @@ def machine_codec_series(session: Session, machine: str, latest: int = 2) -> lis
     return out
 
 
-@lru_cache(maxsize=32)
-def _history_statement(metric: str, from_lo: bool, to_hi: bool) -> Any:
-    """History's query, built once per metric and range kind (building the expression cost
-    a request about a millisecond): one row per commit and codec set of a series, grouped
-    over the covering index and joined to the commits for their metadata. Without a commit
-    range these rows are also the series index (which codec series exist and how far each
-    reaches): one scan of the series, not two."""
+@lru_cache(maxsize=64)
+def _history_statement(metric: str, from_lo: bool, to_hi: bool, dialect: str) -> Any:
+    """History's query, built once per metric, range kind and dialect (building the
+    expression cost a request about a millisecond): one row per commit and codec set of a
+    series, grouped over the covering index, with the commit's id, git order and row
+    version (its sha, date, author and message come from services/commitheads). Without
+    a commit range these rows are also the series index (which codec series exist and how
+    far each reaches): one scan of the series, not two."""
     total, count, vmin, vmax, vstd, n = _metric_sums(metric)
     per_set = (select(Result.commit_id, Result.codec_set_id, total.label("total"),
                       count.label("count"), vmin.label("vmin"), vmax.label("vmax"),
@@ -289,9 +291,9 @@ def _history_statement(metric: str, from_lo: bool, to_hi: bool) -> Any:
                .group_by(Result.commit_id, Result.codec_set_id)
                .subquery())
     agg = per_set.c
-    stmt = (select(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
-                   Commit.message, agg.codec_set_id, agg.total, agg.count, agg.vmin, agg.vmax,
-                   agg.vstd, agg.n, agg.run_id)
+    stmt = (select(Commit.id, Commit.order, commitheads.version_column(dialect),
+                   agg.codec_set_id, agg.total, agg.count, agg.vmin, agg.vmax, agg.vstd, agg.n,
+                   agg.run_id)
             .join(per_set, agg.commit_id == Commit.id)
             .order_by(Commit.order, Commit.date, Commit.id, agg.codec_set_id))
     if from_lo:
@@ -313,15 +315,17 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     lo, hi = order_bounds(session, commit_from, commit_to)
     params = {"machine_id": m.id, "dataset_id": ds_id, "configuration_id": conf.id,
               "lo": lo, "hi": hi}
-    rows = _plain_rows(session, _history_statement(metric, lo is not None, hi is not None),
-                       params)
+    dialect = session.get_bind().dialect.name
+    rows = _plain_rows(session, _history_statement(metric, lo is not None, hi is not None,
+                                                   dialect), params)
     if lo is None and hi is None:
         index = _index_of(session, _index_rows(rows))
     else:
         index = series_index(session, [Result.machine_id == m.id, Result.dataset_id == ds_id,
                                        Result.configuration_id == conf.id])
     choice = index.pick(codecs)
-    points = _history_points(rows, set(choice.ids), index.described)
+    points = _history_points(rows, set(choice.ids), index.described,
+                             partial(commitheads.heads, session))
     # Markers are the recorded changes (services/detection), so plot and inbox agree.
     changes = series_markers(session, m.id, ds_id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
@@ -349,10 +353,10 @@ def _plain_rows(session: Session, stmt: Any, params: dict[str, Any]) -> list[tup
 
 def _index_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
     """series_index's rows (set id, newest and oldest git order, commits) from history's
-    rows of one commit and set each (id, sha, order, ..., set id at 6)."""
+    rows of one commit and set each (id, order, version, set id, ...)."""
     reach: dict[int | None, list[int]] = {}
     for row in rows:
-        order, set_id = row[2], row[6]
+        order, set_id = row[1], row[3]
         seen = reach.get(set_id)
         if seen is None:
             reach[set_id] = [order, order, 1]
@@ -364,19 +368,24 @@ def _index_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
 
 
 def _history_points(rows: Sequence[Any], chosen: set[int | None],
-                    described: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+                    described: dict[int, dict[str, Any]],
+                    heads_of: Callable[[list[tuple[int, Any]]], dict[int, CommitHead]],
+                    ) -> list[dict[str, Any]]:
     """Points as dicts (HistoryPoint's fields, in order), one per commit with a value, from
-    the rows of the chosen codec sets. Only the message's first line is computed per point."""
-    kept = [r for r in rows if r[6] in chosen and r[8]]
+    the rows of the chosen codec sets; each commit's sha, date, author and message's first
+    line by ``heads_of`` (commitheads.heads; a commit deleted since the query is left
+    out)."""
+    kept = [r for r in rows if r[3] in chosen and r[5]]
     if any(a[0] == b[0] for a, b in zip(kept, kept[1:], strict=False)):
         kept = _merge_sets(kept)
+    heads = heads_of([(r[0], r[2]) for r in kept])
     return [
-        {"sha": sha, "order": order, "date": date, "author": author,
-         "message": _first_line(message), "value": total / count, "min": vmin, "max": vmax,
+        {"sha": head.sha, "order": order, "date": head.date, "author": head.author,
+         "message": head.message, "value": total / count, "min": vmin, "max": vmax,
          "stddev": vstd, "n": n if n is None or type(n) is int else int(n), "run_id": run_id,
          "codecs": described.get(set_id) if set_id is not None else None}
-        for (_id, sha, order, date, author, message, set_id, total, count, vmin, vmax, vstd,
-             n, run_id) in kept]
+        for (commit_id, order, _version, set_id, total, count, vmin, vmax, vstd, n, run_id)
+        in kept if (head := heads.get(commit_id)) is not None]
 
 
 def _merge_sets(rows: list[Any]) -> list[tuple[Any, ...]]:
@@ -388,29 +397,21 @@ def _merge_sets(rows: list[Any]) -> list[tuple[Any, ...]]:
             out.append(list(row))
             continue
         m = out[-1]
-        set_id, total, count, vmin, vmax, vstd, n, run_id = row[6:]
-        m[6] = _pick(max, m[6], set_id)  # the point names the newest set
-        m[7] += total
-        m[8] += count
-        m[9] = _pick(min, m[9], vmin)
-        m[10] = _pick(max, m[10], vmax)
-        m[11] = _pick(max, m[11], vstd)
-        m[12] = _pick(operator.add, m[12], n)
-        m[13] = _pick(max, m[13], run_id)
+        set_id, total, count, vmin, vmax, vstd, n, run_id = row[3:]
+        m[3] = _pick(max, m[3], set_id)  # the point names the newest set
+        m[4] += total
+        m[5] += count
+        m[6] = _pick(min, m[6], vmin)
+        m[7] = _pick(max, m[7], vmax)
+        m[8] = _pick(max, m[8], vstd)
+        m[9] = _pick(operator.add, m[9], n)
+        m[10] = _pick(max, m[10], run_id)
     return [tuple(m) for m in out]
 
 
 def _pick(f: Any, a: Any, b: Any) -> Any:
     """f(a, b) of two values that may be missing."""
     return b if a is None else a if b is None else f(a, b)
-
-
-def _first_line(message: str | None) -> str | None:
-    if not message:
-        return None
-    if len(message) <= 200 and "\n" not in message:
-        return message
-    return message.split("\n", 1)[0][:200] or None
 
 
 def _float(value: Any) -> float | None:
