@@ -35,3 +35,18 @@ def test_history_shows_commit_details_filled_in_after_they_were_cached(client, a
     assert [p["sha"] for p in moved] == shas[1:] + shas[:1]
     assert moved[-1]["author"] == "Ada" and moved[-1]["order"] == after[0]["order"] + 100
     assert [p["author"] for p in moved[:2]] == ["Dev", "Dev"]
+
+
+def test_the_cache_is_bounded_and_a_dropped_commit_is_read_again(client, auth, session,
+                                                                    monkeypatch):
+    from basketbench.services import commitheads
+
+    monkeypatch.setattr(commitheads, "MAX_ENTRIES", 2)
+    shas = [sha(i, "bounded") for i in range(3)]
+    for s in shas:
+        assert client.post(f"/api/v1/results?commit={s}", json=document(commit=None),
+                           headers=auth).status_code == 201
+    for _ in range(2):  # the second request misses the commit dropped by the first
+        assert [p["sha"] for p in client.get(HISTORY).json()["points"]] == shas
+    engine = client.app.state.sessionmaker.kw["bind"]
+    assert len(commitheads._caches[engine]) == 2

@@ -25,8 +25,9 @@ from sqlalchemy.orm import Session
 
 from basketbench.models import Commit
 
-# Commits kept per engine (those read from the database longest ago dropped first).
-MAX_ENTRIES = 200_000
+# Commits kept per engine (those read from the database longest ago dropped first): about
+# 500 bytes each (tracemalloc), so at most ~50 MB per API process.
+MAX_ENTRIES = 100_000
 
 
 def version_column(dialect: str) -> ColumnElement[Any]:
