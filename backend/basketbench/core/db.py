@@ -66,6 +66,12 @@ def _postgres_engine(settings: Settings, pool_size: int, max_overflow: int) -> E
 _aside: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
 
 
+def engine_of(session: Session) -> Engine:
+    """The engine a session is bound to (per-engine caches key on it)."""
+    bind = session.get_bind()
+    return bind if isinstance(bind, Engine) else bind.engine
+
+
 def aside_engine(engine: Engine) -> Engine | None:
     """An unpooled engine on the same PostgreSQL database, for short side transactions."""
     return _aside.get(engine)

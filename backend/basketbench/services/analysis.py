@@ -30,7 +30,6 @@ from basketbench.services import codecs as codec_service
 from basketbench.services import commitheads, dimcache
 from basketbench.services.catalog import machine_ref, order_bounds
 from basketbench.services.changes import series_markers
-from basketbench.services.commitheads import CommitHead
 from basketbench.services.detection.fdr import bh_adjust_partial
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import (
@@ -369,7 +368,7 @@ def _index_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
 
 def _history_points(rows: Sequence[Any], chosen: set[int | None],
                     described: dict[int, dict[str, Any]],
-                    heads_of: Callable[[list[tuple[int, Any]]], dict[int, CommitHead]],
+                    heads_of: Callable[[list[tuple[int, Any]]], dict[int, commitheads.CommitHead]],
                     ) -> list[dict[str, Any]]:
     """Points as dicts (HistoryPoint's fields, in order), one per commit with a value, from
     the rows of the chosen codec sets; each commit's sha, date, author and message's first

@@ -24,6 +24,7 @@ from basketbench.models.result import METRICS
 from basketbench.schemas.changes import ChangeDetail, ChangeOut, CommitRef, DeliveryOut, StatusIn
 from basketbench.services.catalog import configuration_out, machine_ref
 from basketbench.services.codecs import codec_set_out
+from basketbench.services.commitheads import first_line
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import get_commit
 from basketbench.services.notify.summary import commit_url
@@ -91,7 +92,7 @@ def _commit_ref(repo: Repository, c: Commit | None) -> CommitRef | None:
     if c is None:
         return None
     return CommitRef(sha=c.sha, url=commit_url(repo, c.sha),
-                     message=(c.message or "").split("\n", 1)[0][:200] or None,
+                     message=first_line(c.message),
                      author=c.author, date=c.date, order=c.order)
 
 

@@ -23,6 +23,7 @@ from weakref import WeakKeyDictionary
 from sqlalchemy import ColumnElement, Engine, bindparam, literal_column, null, select
 from sqlalchemy.orm import Session
 
+from basketbench.core.db import engine_of
 from basketbench.models import Commit
 
 # Commits kept per engine (those read from the database longest ago dropped first): about
@@ -70,8 +71,7 @@ CHUNK = 5_000
 def heads(session: Session, versions: Iterable[tuple[int, object]]) -> dict[int, CommitHead]:
     """The heads of commits given as (id, row version) pairs, read from the database for
     those not cached at that version. A commit deleted meanwhile is left out."""
-    bind = session.get_bind()
-    engine = bind if isinstance(bind, Engine) else bind.engine
+    engine = engine_of(session)
     dialect = engine.dialect.name
     with _lock:
         # SQLite has no row versions: its cache stays empty and every head is read.

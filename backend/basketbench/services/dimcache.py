@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from basketbench.core.db import engine_of
 from basketbench.models import CodecSet, Configuration, Dataset
 from basketbench.models.experiment import configuration_label
 from basketbench.schemas.catalog import ConfigurationOut
@@ -31,13 +32,8 @@ _CONF_COLUMNS = (Configuration.id, Configuration.setting, Configuration.algorith
                  Configuration.threads)
 
 
-def _engine(session: Session) -> Engine:
-    bind = session.get_bind()
-    return bind if isinstance(bind, Engine) else bind.engine
-
-
 def configurations(session: Session, ids: Iterable[int]) -> dict[int, ConfigurationOut]:
-    engine = _engine(session)
+    engine = engine_of(session)
     with _lock:
         cache = _configurations.setdefault(engine, {})
     wanted = set(ids)
@@ -56,7 +52,7 @@ def configurations(session: Session, ids: Iterable[int]) -> dict[int, Configurat
 
 
 def dataset_names(session: Session, ids: Iterable[int]) -> dict[int, str]:
-    engine = _engine(session)
+    engine = engine_of(session)
     with _lock:
         cache = _datasets.setdefault(engine, {})
     wanted = set(ids)
@@ -68,7 +64,7 @@ def dataset_names(session: Session, ids: Iterable[int]) -> dict[int, str]:
 
 def codec_sets(session: Session, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """Codec sets by id, shaped like schemas.analysis.CodecSetOut (shared: do not modify)."""
-    engine = _engine(session)
+    engine = engine_of(session)
     with _lock:
         cache = _codec_sets.setdefault(engine, {})
     wanted = set(ids)

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
+from basketbench.core.db import engine_of
 from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
 from basketbench.models.result import SPEED_METRICS
 from basketbench.schemas.results import IngestOut
@@ -146,10 +147,8 @@ class _IdCache:
                                                           dict[str, int]]] = WeakKeyDictionary()
 
     def get(self, session: Session) -> tuple[dict[tuple[Any, ...], int], dict[str, int]]:
-        bind = session.get_bind()
-        engine = bind if isinstance(bind, Engine) else bind.engine
         with self._lock:
-            return self._by_engine.setdefault(engine, ({}, {}))
+            return self._by_engine.setdefault(engine_of(session), ({}, {}))
 
     def clear(self) -> None:
         with self._lock:
