@@ -111,7 +111,9 @@ std::unique_ptr<Codec> make_framed(int level, const Bytes *dict)
 #ifdef RZBENCH_BACKEND_ROOT
 constexpr const char *kCsUnavailable = nullptr;
 #else
-constexpr const char *kCsUnavailable = "the old 'CS' algorithm is not implemented by the rootcompat backend";
+constexpr const char *kCsUnavailable =
+   "ROOT's old CS algorithm (R__SetZipMode(3)) is not supported for writing by the rootcompat backend "
+   "(its blocks are decoded)";
 #endif
 
 } // namespace

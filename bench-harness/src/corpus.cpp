@@ -121,6 +121,12 @@ Basket parse_basket(const Ctx &c, const json &j, size_t i, size_t nfiles, const 
    auto rc = j.find("root_compressed");
    if (rc != j.end() && !rc->is_null())
       b.root_compressed = get_blob(c, *rc, payload, plen, where + ".root_compressed");
+   auto fc = j.find("fcompress");
+   if (fc != j.end() && !fc->is_null()) {
+      if (!fc->is_number_unsigned() || fc->get<uint64_t>() > 9999)
+         c.fail(where + ": fcompress must be a non-negative integer below 10000 or null");
+      b.fcompress = static_cast<int>(fc->get<uint64_t>());
+   }
    return b;
 }
 
@@ -220,6 +226,8 @@ Bytes serialize_corpus(const Dataset &d)
          j["root_compressed"] = nullptr;
          j["root_compressed_bytes"] = 0;
       }
+      if (b.fcompress)
+         j["fcompress"] = *b.fcompress;
       baskets.push_back(std::move(j));
    }
    const json header = {{"format", "basketbench-corpus"}, {"format_version", kVersion}, {"name", d.name},

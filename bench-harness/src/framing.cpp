@@ -72,8 +72,6 @@ bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expecte
                      " left");
       if (static_cast<size_t>(tgtsize) > expected - out)
          return fail("block expands beyond the expected " + std::to_string(expected) + " bytes");
-      if (!backend_decodes_cs() && blk[0] == 'C' && blk[1] == 'S')
-         return fail("old ROOT 'CS' algorithm: decoding not supported");
       if (blk[0] == 'L' && blk[1] == '4' && blksize < 17)
          return fail("LZ4 block too short for its checksum");
       int irep = 0;

@@ -4,6 +4,7 @@
 #include "rzbench/framing.hpp"
 
 #include <cstring>
+#include <map>
 
 namespace rzbench {
 
@@ -39,7 +40,7 @@ json verify_dataset(const Dataset &d)
 {
    struct FileTotals {
       uint64_t baskets = 0, root_bytes = 0, recompressed = 0;
-      int setting = -1; // the setting recompressed at (from the block headers when fCompress < 100)
+      std::map<int, uint64_t> settings; // setting recompressed at -> baskets (each basket's own)
       bool can = true;
    };
    std::vector<FileTotals> totals(d.files.size());
@@ -52,12 +53,6 @@ json verify_dataset(const Dataset &d)
       const Bytes &rc = *b.root_compressed;
       const SourceFile &f = d.files[static_cast<size_t>(b.file)];
       const json where = {{"file", f.path}, {"branch", b.branch}, {"basket", b.index}};
-      if (!backend_decodes_cs() && is_old_cs_block(rc.data(), rc.size())) {
-         json u = where;
-         u["error"] = "old ROOT 'CS' algorithm: decoding not supported by this backend";
-         unsupported.push_back(u);
-         continue;
-      }
       Bytes out(b.raw.size());
       std::string err;
       if (!frame_decompress(rc.data(), rc.size(), out.data(), out.size(), &err)) {
@@ -73,29 +68,42 @@ json verify_dataset(const Dataset &d)
          continue;
       }
       ++ok;
-      // Recompress at the file's own setting; a basket that does not shrink counts at raw size.
+      // Recompress at the setting ROOT wrote this basket with: its branch's own when the corpus
+      // records one (TBranch::SetCompressionSettings), else the file's. A basket that does not
+      // shrink counts at raw size, as ROOT stores it.
       FileTotals &t = totals[static_cast<size_t>(b.file)];
       ++t.baskets;
       t.root_bytes += rc.size();
-      const int setting = effective_setting(f.fcompress, rc);
-      if (t.setting < 0)
-         t.setting = setting;
-      if (check_setting(setting).empty()) {
+      const int setting = effective_setting(b.fcompress.value_or(f.fcompress), rc);
+      ++t.settings[setting];
+      const std::string cannot = check_setting(setting);
+      if (cannot.empty()) {
          Bytes comp(frame_bound(b.raw.size()));
          const size_t n = frame_compress(setting, b.raw.data(), b.raw.size(), comp.data(), comp.size());
          t.recompressed += n > 0 ? n : b.raw.size();
       } else {
          t.can = false;
+         json u = where;
+         u["error"] = "decoded byte-exactly; not recompressed: " + cannot;
+         unsupported.push_back(u);
       }
    }
    json files = json::array();
    for (size_t i = 0; i < d.files.size(); ++i) {
       const FileTotals &t = totals[i];
-      const int setting = t.setting >= 0 ? t.setting : d.files[i].fcompress;
-      const bool can = t.can && check_setting(setting).empty();
+      // One setting for the whole file: that one; several (branches with their own): null, see
+      // recompressed_settings. No decoded basket: the file's own.
+      json setting = t.settings.empty()           ? json(d.files[i].fcompress)
+                     : t.settings.size() == 1     ? json(t.settings.begin()->first)
+                                                  : json(nullptr);
+      json by_setting = json::object();
+      for (const auto &[s, n] : t.settings)
+         by_setting[std::to_string(s)] = n;
+      const bool can = t.can && (!t.settings.empty() || check_setting(d.files[i].fcompress).empty());
       files.push_back({{"path", d.files[i].path},
                        {"fcompress", d.files[i].fcompress},
                        {"recompressed_setting", setting},
+                       {"recompressed_settings", by_setting},
                        {"baskets", t.baskets},
                        {"root_compressed_bytes", t.root_bytes},
                        {"recompressed_bytes", can ? json(t.recompressed) : json(nullptr)},

@@ -88,14 +88,39 @@ TEST(Corpus, VerifyDecodesAndReportsFailures)
    (*d.baskets[0].root_compressed)[20] ^= 0x55; // corrupt one basket
    d.baskets[1].root_compressed = Bytes{'C', 'S', 8, 3, 0, 0, 4, 0, 0, 1, 2, 3};
    v = verify_dataset(d);
-   if (backend_decodes_cs()) { // ROOT's decoder tries the (garbage) CS block and fails
-      EXPECT_EQ(v["failures"].size(), 2u);
-      EXPECT_EQ(v["unsupported"].size(), 0u);
-   } else {
-      EXPECT_EQ(v["failures"].size(), 1u);
-      EXPECT_EQ(v["unsupported"].size(), 1u);
-   }
+   // Every backend decodes "CS" blocks: this one is garbage, a failure like the corrupt one.
+   EXPECT_EQ(v["failures"].size(), 2u);
+   EXPECT_EQ(v["unsupported"].size(), 0u);
    EXPECT_EQ(v["failures"][0]["branch"], d.baskets[0].branch);
+}
+
+// A branch with its own compression setting (TBranch::SetCompressionSettings) is recompressed at
+// that setting, not at the file's: the corpus records it per basket.
+TEST(Corpus, VerifyUsesEachBasketsOwnSetting)
+{
+   Dataset d = small_dataset(); // file at 505
+   d.files[0].fcompress = 101;
+   for (size_t i = 0; i < d.baskets.size(); i += 2)
+      d.baskets[i].fcompress = 505;
+   for (size_t i = 1; i < d.baskets.size(); i += 2) {
+      Basket &b = d.baskets[i];
+      Bytes comp(frame_bound(b.raw.size()));
+      const size_t n = frame_compress(101, b.raw.data(), b.raw.size(), comp.data(), comp.size());
+      ASSERT_GT(n, 0u);
+      comp.resize(n);
+      b.root_compressed = comp;
+   }
+   const Dataset back = parse_corpus(serialize_corpus(d), "mixed.bbc"); // fcompress round-trips
+   EXPECT_EQ(back.baskets[0].fcompress, std::optional<int>(505));
+   EXPECT_EQ(back.baskets[1].fcompress, std::nullopt);
+   const json v = verify_dataset(back);
+   EXPECT_EQ(v["failures"].size(), 0u);
+   const json &f = v["files"][0];
+   EXPECT_EQ(f["fcompress"], 101);
+   EXPECT_TRUE(f["recompressed_setting"].is_null());
+   EXPECT_EQ(f["recompressed_settings"], (json{{"101", 6}, {"505", 6}}));
+   EXPECT_EQ(f["recompressed_bytes"], f["root_compressed_bytes"]);
+   EXPECT_DOUBLE_EQ(f["size_ratio"].get<double>(), 1.0);
 }
 
 TEST(Corpus, MalformedFilesAreErrors)

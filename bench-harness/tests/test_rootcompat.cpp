@@ -194,13 +194,18 @@ TEST(RootCompat, Lz4ChecksumAndVersionAreChecked)
    EXPECT_EQ(unzip(b, out, 4000), 0) << "other LZ4 major version";
 }
 
-TEST(RootCompat, OldCsBlocksAreReportedUnsupported)
+TEST(RootCompat, OldCsBlocksDecodeButAreNotWritten)
 {
    Bytes b = {'C', 'S', 8, 4, 0, 0, 10, 0, 0, 1, 2, 3, 4};
    Bytes out;
    int src = 0, tgt = 0;
    EXPECT_EQ(R__unzip_header(&src, b.data(), &tgt), 0) << "a CS header is a valid header";
-   EXPECT_EQ(unzip(b, out, 10), 0) << "but rootcompat cannot decode it";
+   EXPECT_EQ(unzip(b, out, 10), 0) << "garbage after it is not a deflate stream";
+   // a stored deflate block (BFINAL=1, BTYPE=00, LEN=3, NLEN=~3) holding "abc"
+   b = {'C', 'S', 8, 8, 0, 0, 3, 0, 0, 0x01, 0x03, 0x00, 0xfc, 0xff, 'a', 'b', 'c'};
+   EXPECT_EQ(unzip(b, out, 3), 3);
+   EXPECT_EQ(out, (Bytes{'a', 'b', 'c'}));
+   EXPECT_TRUE(zip(3, Alg::kOldCompressionAlgo, compressible(3000)).empty()) << "CS is not written";
 }
 
 TEST(RootCompat, RandomCorruptionNeverCrashes)

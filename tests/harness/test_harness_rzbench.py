@@ -48,8 +48,9 @@ def test_every_compressed_basket_decodes_byte_exactly(verified: dict) -> None:
         assert report["failures"] == [], (name, report["failures"][:3])
         assert code == 0, name
         assert report["baskets"] == compressed, name  # verify counts the baskets it can check
-        # every compressed basket is either decoded exactly or an (old "CS") unsupported one
-        assert report["decoded_ok"] + len(report["unsupported"]) == compressed, name
+        # every compressed basket decodes exactly (old "CS" blocks too); "unsupported" lists
+        # baskets decoded but at a setting this backend cannot write (3xx)
+        assert report["decoded_ok"] == compressed, name
         for item in report["unsupported"]:
             assert "CS" in item["error"], (name, item)
 
@@ -83,7 +84,8 @@ def test_recompressed_sizes_agree_with_root(verified: dict) -> None:
         checked += 1
         assert row.fcompress == fcompress, name
         assert row.root_compressed_bytes > 0, name
-        assert abs(row.size_ratio - 1) <= tolerance, (name, row.size_ratio)
+        assert row.size_ratio is not None and abs(row.size_ratio - 1) <= tolerance, (
+            name, row.size_ratio)
     assert checked > 0, f"none of {sorted(SIZE_AGREEMENT)} among {sorted(by_name)}"
 
 

@@ -24,6 +24,7 @@ from basketbench.harness import root_groundtruth as gt
 from basketbench.harness import root_release
 from basketbench.harness import root_release_speed as speed
 from basketbench.harness.corpus_format import CorpusWriter, read_corpus
+from basketbench.harness.crosscheck import crosscheck_file, markdown_table
 from basketbench.harness.document import load_document
 from basketbench.harness.extract import extract_corpus
 from basketbench.harness.root_release import Release, RootReleaseError
@@ -272,6 +273,115 @@ def test_old_fcompress_takes_the_algorithm_from_the_blocks(
     (entry,) = report["files"]
     assert entry["fcompress"] == 4 and entry["recompressed_setting"] == 404
     assert entry["size_ratio"] == pytest.approx(1.0, abs=1e-4)
+
+
+# --- files whose branches have their own settings, and ROOT's old "CS" algorithm (issue 28) ---
+# HZZ rewritten by ROOT 6.40.00: a file at 101 whose branches are at 404 (TBranch::
+# SetCompressionSettings), and a file at 301 (R__SetZipMode(3): "CS" blocks, still written).
+OWN_SETTINGS = ("101/404", "301")
+
+
+@pytest.fixture(scope="module")
+def own_settings(release: tuple[Release, Path], tmp_path_factory: pytest.TempPathFactory
+                 ) -> dict[str, tuple[Path, int]]:
+    """{setting spec: (file ROOT wrote, ROOT's sum of fNbytes - fKeylen over its baskets)}."""
+    rel, _ = release
+    source = real_file("uproot-HZZ-uncompressed.root")
+    if not source.is_file():
+        pytest.skip("real ROOT files not found")
+    out = tmp_path_factory.mktemp("own-settings")
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([str(root_release.release_dir(rel)),
+                                          str(REPO / "backend")])}
+    done = subprocess.run(
+        [sys.executable, "-m", "basketbench.harness.pyroot_rewrite", str(out),
+         ",".join(OWN_SETTINGS), f"{source}:events"],
+        env=env, capture_output=True, text=True, check=False, timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    counted = {Path(line.split()[1]).name: int(line.split()[2])
+               for line in done.stdout.splitlines() if line.startswith("basket_bytes ")}
+    return {spec: (out / f"{source.stem}-{spec.replace('/', '-')}.root",
+                   counted[f"{source.stem}-{spec.replace('/', '-')}.root"])
+            for spec in OWN_SETTINGS}
+
+
+def test_verify_uses_each_branchs_own_setting(
+    own_settings: dict[str, tuple[Path, int]], rzbench: Path, tmp_path: Path
+) -> None:
+    path, _ = own_settings["101/404"]
+    summary = extract_corpus([path], tmp_path / "mixed.bbc")
+    corpus = read_corpus(summary.path)
+    assert corpus.files[0].fcompress == 101
+    assert {b.fcompress for b in corpus.baskets} == {404}  # recorded per basket
+    compressed = [i for i, b in enumerate(corpus.baskets) if b.root_compressed is not None]
+    assert all(corpus.root_compressed(i)[:2] == b"L4" for i in compressed)
+    code, report = run_verify(summary.path, binary=rzbench)
+    assert code == 0 and report["failures"] == []
+    assert report["decoded_ok"] == len(compressed)
+    (entry,) = report["files"]
+    assert entry["fcompress"] == 101 and entry["recompressed_setting"] == 404
+    assert entry["recompressed_settings"] == {"404": len(compressed)}
+    # rootcompat and ROOT 6.40 write the same LZ4 bytes (test above): the same total, exactly
+    assert entry["recompressed_bytes"] == entry["root_compressed_bytes"]
+    row = crosscheck_file(path, tmp_path, rzbench)
+    assert row.size_ratio == 1.0 and row.recompressed_settings == {404: len(compressed)}
+    assert "| 404 (" in markdown_table([row])
+
+
+def test_old_cs_files_are_decoded(
+    release: tuple[Release, Path], own_settings: dict[str, tuple[Path, int]], rzbench: Path,
+    tmp_path: Path
+) -> None:
+    _rel, release_binary = release
+    path, _ = own_settings["301"]
+    summary = extract_corpus([path], tmp_path / "cs.bbc")  # uproot alone cannot read it
+    corpus = read_corpus(summary.path)
+    assert corpus.files[0].fcompress == 301
+    compressed = [i for i, b in enumerate(corpus.baskets) if b.root_compressed is not None]
+    assert compressed and all(corpus.root_compressed(i)[:3] == b"CS\x08" for i in compressed)
+    # the payloads our decoder gives are the source file's (stored uncompressed there)
+    source = extract_corpus([real_file("uproot-HZZ-uncompressed.root")], tmp_path / "u.bbc")
+    assert [raw for _b, raw in corpus.iter_raw()] == [
+        raw for _b, raw in read_corpus(source.path).iter_raw()]
+    # rootcompat decodes every CS block byte-exactly, and so does ROOT's own R__unzip
+    for binary in (rzbench, release_binary):
+        code, report = run_verify(summary.path, binary=binary)
+        assert code == 0 and report["failures"] == [], (binary, report["failures"][:2])
+        assert report["decoded_ok"] == len(compressed)
+    # rootcompat cannot write CS: the sizes are not compared, and it says why
+    code, report = run_verify(summary.path, binary=rzbench)
+    assert report["files"][0]["recompressed_bytes"] is None
+    assert len(report["unsupported"]) == len(compressed)
+    assert "ROOT's old CS algorithm (R__SetZipMode(3)) is not supported for writing" in (
+        report["unsupported"][0]["error"])
+    done = subprocess.run(
+        [sys.executable, "-m", "basketbench.cli", "corpus", "extract", str(path), "-o",
+         str(tmp_path / "cli.bbc")], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "truncated or damaged" not in done.stderr + done.stdout
+
+
+def test_corpus_info_counts_what_root_counts(
+    own_settings: dict[str, tuple[Path, int]], tmp_path: Path
+) -> None:
+    """ROOT's own count of its baskets' bytes (fNbytes - fKeylen, read back by ROOT) includes
+    the baskets it stored uncompressed: `corpus info` shows that total and its split."""
+    path, root_total = own_settings["101/404"]
+    summary = extract_corpus([path], tmp_path / "mixed.bbc")
+    corpus = read_corpus(summary.path)
+    stored = [b for b in corpus.baskets if b.root_compressed is None and not b.embedded]
+    assert stored, "this file has baskets LZ4 did not shrink"
+    compressed_bytes = sum(b.root_compressed_bytes for b in corpus.baskets)
+    stored_bytes = sum(b.raw[1] for b in stored)
+    assert compressed_bytes + stored_bytes == root_total
+    done = subprocess.run(
+        [sys.executable, "-m", "basketbench.cli", "corpus", "info", str(summary.path)],
+        capture_output=True, text=True, check=True)
+    row = next(line for line in done.stdout.splitlines() if path.name in line)
+    cells = [c.strip() for c in row.split("│")]
+    assert f"{root_total:,}" in cells and f"{compressed_bytes:,}" in cells
+    assert f"{stored_bytes:,}" in cells and str(len(stored)) in cells
 
 
 # --- speed between releases, by instruction counts (issue 9: "LZMA decompression 1.7x faster") --

@@ -17,6 +17,7 @@ from typing import IO, Any
 import numpy as np
 
 from basketbench.harness.corpus_format import CorpusWriter
+from basketbench.harness.old_cs import OldCsError, reading_old_cs
 from basketbench.harness.version import package_version
 
 TREE_CLASSES = frozenset({"TTree", "TNtuple", "TNtupleD"})
@@ -168,14 +169,17 @@ class _Extractor:
             raise ExtractionError(f"{path}: no such file")
         check_root_header(path)
         try:
-            root_file = uproot.open(path)
+            with reading_old_cs():  # the file's own directory may be CS-compressed
+                root_file = uproot.open(path)
         except Exception as exc:
             raise ExtractionError(f"{path}: not a readable ROOT file ({exc})") from exc
         try:
-            with root_file, open(path, "rb") as raw_fh:
+            with reading_old_cs(), root_file, open(path, "rb") as raw_fh:
                 return self._extract_open(path, root_file, raw_fh, tree_name)
         except ExtractionError:
             raise
+        except OldCsError as exc:  # ROOT's old algorithm, read by our own decoder
+            raise ExtractionError(f"{path}: {exc}") from exc
         except Exception as exc:  # truncated or damaged files fail deep inside uproot
             raise ExtractionError(
                 f"{path}: cannot read (truncated or damaged ROOT file?): "

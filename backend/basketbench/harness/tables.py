@@ -84,21 +84,31 @@ def results_table(doc: dict[str, Any]) -> Table:
 
 
 def corpus_table(corpus: Corpus) -> Table:
+    """One row per source file. "ROOT bytes" is what ROOT wrote after the baskets' keys
+    (fNbytes - fKeylen summed): the compressed blocks plus the baskets it stored uncompressed
+    because they did not shrink, as ROOT's own totals count them; the split is shown beside.
+    Embedded baskets live inside their TBranch, not in keys, and are in neither."""
     table = Table(title=f"corpus {corpus.name!r} ({corpus.path})", caption=corpus.created_by)
     table.add_column("file")
     table.add_column("fCompress", justify="right")
     table.add_column("trees")
     table.add_column("baskets", justify="right")
     table.add_column("compressed", justify="right")
+    table.add_column("stored", justify="right")
     table.add_column("embedded", justify="right")
     table.add_column("raw bytes", justify="right")
     table.add_column("ROOT bytes", justify="right")
+    table.add_column("= compressed", justify="right")
+    table.add_column("+ stored", justify="right")
     table.add_column("ROOT ratio", justify="right")
     for index, file in enumerate(corpus.files):
         baskets = [b for b in corpus.baskets if b.file == index]
         compressed = [b for b in baskets if b.root_compressed is not None]
-        raw_of_compressed = sum(b.raw[1] for b in compressed)
-        root_bytes = sum(b.root_compressed_bytes for b in compressed)
+        stored = [b for b in baskets if b.root_compressed is None and not b.embedded]
+        compressed_bytes = sum(b.root_compressed_bytes for b in compressed)
+        stored_bytes = sum(b.raw[1] for b in stored)
+        root_bytes = compressed_bytes + stored_bytes
+        raw_in_keys = sum(b.raw[1] for b in compressed) + stored_bytes
         trees = sorted({b.tree for b in baskets})
         table.add_row(
             escape(file.path),
@@ -106,10 +116,13 @@ def corpus_table(corpus: Corpus) -> Table:
             escape(", ".join(trees)),
             str(len(baskets)),
             str(len(compressed)),
+            str(len(stored)),
             str(sum(b.embedded for b in baskets)),
             f"{sum(b.raw[1] for b in baskets):,}",
             f"{root_bytes:,}",
-            f"{raw_of_compressed / root_bytes:.3f}" if root_bytes else "-",
+            f"{compressed_bytes:,}",
+            f"{stored_bytes:,}",
+            f"{raw_in_keys / root_bytes:.3f}" if root_bytes else "-",
         )
     return table
 

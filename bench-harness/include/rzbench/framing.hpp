@@ -23,14 +23,5 @@ bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expecte
 
 // True when the first block is the old "CS" algorithm.
 bool is_old_cs_block(const uint8_t *src, size_t n);
-// ROOT's own library decodes "CS" blocks; rootcompat does not.
-constexpr bool backend_decodes_cs()
-{
-#ifdef RZBENCH_BACKEND_ROOT
-   return true;
-#else
-   return false;
-#endif
-}
 
 } // namespace rzbench

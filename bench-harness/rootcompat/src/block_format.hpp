@@ -34,6 +34,7 @@ inline void write_header(uint8_t *tgt, char m0, char m1, uint8_t method, uint32_
 // decompress gets one whole block and returns bytes produced or -1 with *err set.
 int zip_zlib(int level, const uint8_t *src, int n, uint8_t *tgt, int cap);
 int unzip_zlib(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char **err);
+int unzip_old_cs(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char **err);
 int zip_lzma(int level, const uint8_t *src, int n, uint8_t *tgt, int cap);
 int unzip_lzma(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char **err);
 int zip_lz4(int level, const uint8_t *src, int n, uint8_t *tgt, int cap);

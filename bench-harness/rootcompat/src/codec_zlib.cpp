@@ -26,10 +26,13 @@ int zip_zlib(int level, const uint8_t *src, int n, uint8_t *tgt, int cap)
    return static_cast<int>(out) + kHeaderSize;
 }
 
-int unzip_zlib(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char **err)
+namespace {
+
+// window_bits 15: a zlib stream ("ZL"); -15: a bare deflate stream ("CS", see unzip_old_cs).
+int inflate_block(const uint8_t *blk, int size, uint8_t *tgt, int cap, int window_bits, const char **err)
 {
    z_stream zs{};
-   if (inflateInit(&zs) != Z_OK) {
+   if (inflateInit2(&zs, window_bits) != Z_OK) {
       *err = "zlib: inflateInit failed";
       return -1;
    }
@@ -45,6 +48,21 @@ int unzip_zlib(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char *
       return -1;
    }
    return static_cast<int>(out);
+}
+
+} // namespace
+
+int unzip_zlib(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char **err)
+{
+   return inflate_block(blk, size, tgt, cap, MAX_WBITS, err);
+}
+
+// "CS" blocks (R__SetZipMode(3), setting 3xx): ROOT's own 1990s deflate writes a bare deflate
+// stream (RFC 1951: no zlib header, no Adler-32) after the 9-byte header, method byte 8. Any
+// inflater reads it; what we cannot do is write ROOT's exact bytes, so 3xx stays unwritable.
+int unzip_old_cs(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char **err)
+{
+   return inflate_block(blk, size, tgt, cap, -MAX_WBITS, err);
 }
 
 } // namespace rootcompat

@@ -105,7 +105,7 @@ extern "C" void R__unzip(int *srcsize, unsigned char *src, int *tgtsize, unsigne
    case Kind::kLzma: produced = rootcompat::unzip_lzma(src, *srcsize, tgt, declared, &err); break;
    case Kind::kLz4: produced = rootcompat::unzip_lz4(src, *srcsize, tgt, declared, &err); break;
    case Kind::kZstd: produced = rootcompat::unzip_zstd(src, *srcsize, tgt, declared, &err); break;
-   case Kind::kOld: err = "the old ROOT 'CS' algorithm is not supported by the rootcompat backend"; break;
+   case Kind::kOld: produced = rootcompat::unzip_old_cs(src, *srcsize, tgt, declared, &err); break;
    case Kind::kUnknown: break;
    }
    if (produced < 0) {
