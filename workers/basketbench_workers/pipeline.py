@@ -361,6 +361,7 @@ def _stages(
         raise StageFailed("rzbench wrote no result document", tail(log_path))
     if codec_set is not None:  # a release's rzbench names its own set (root-<version>)
         record_codecs(partial, codec_set)
+    record_build(partial, profile, harness(settings)[1])
     partial.replace(document)
 
     # upload: one document, at the end, so a killed run never leaves half a result set
@@ -401,6 +402,15 @@ def _codec_set(
     if codec_set.kind == "builtin":
         codec_set = with_pins(codec_set, builtin_pins(lambda p: mirror.read_text(sha, p)))
     return codec_set
+
+
+def record_build(document: Path, profile: Profile, harness_hash: str) -> None:
+    """Put `build` into the document: the profile that built ROOT's compression layer and
+    the hash of the harness sources rzbench was compiled from (every result's provenance)."""
+    doc = json.loads(document.read_text())
+    doc["build"] = {"profile": profile.name, "profile_version": profile.version,
+                    "harness_hash": harness_hash}
+    document.write_text(json.dumps(doc))
 
 
 def record_codecs(document: Path, codec_set: CodecSet) -> None:

@@ -55,6 +55,11 @@ class ResultDocument(Base):
     codec_set_id: Mapped[int | None] = mapped_column(
         ForeignKey("codec_sets.id", ondelete="RESTRICT"))
     result_count: Mapped[int] = mapped_column(Integer, default=0)
+    # How rzbench was built (the document's optional `build`, migration 0017): the build
+    # profile of ROOT's compression layer and the content hash of the harness sources.
+    build_profile: Mapped[str | None] = mapped_column(String(100))
+    build_profile_version: Mapped[str | None] = mapped_column(String(50))
+    harness_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime | None] = mapped_column(Timestamp)
     received_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 

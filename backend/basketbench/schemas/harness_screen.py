@@ -124,6 +124,13 @@ class Codecs(TypedDict):
     libraries: dict[str, StrictStr]
 
 
+class Build(TypedDict):
+    __pydantic_config__ = OPEN  # type: ignore[misc]
+    profile: NotRequired[Annotated[StrictStr, Field(max_length=100)] | None]
+    profile_version: NotRequired[Annotated[StrictStr, Field(max_length=50)] | StrictInt | None]
+    harness_hash: NotRequired[Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{16,64}$")] | None]
+
+
 class Document(TypedDict):
     __pydantic_config__ = ConfigDict(strict=True, extra="forbid")  # type: ignore[misc]
     schema_version: Literal["1"]
@@ -134,6 +141,7 @@ class Document(TypedDict):
     context: NotRequired[Context]
     machine: Machine
     codecs: NotRequired[Codecs]
+    build: NotRequired[Build]
     parameters: Parameters
     datasets: list[Dataset]
     results: list[Result]

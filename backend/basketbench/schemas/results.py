@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from basketbench.schemas.common import Page
 
@@ -16,6 +16,37 @@ class SpeedStats(BaseModel):
     cv: float | None
     n: int | None
     samples: list[float] | None
+
+
+class MeasuredCodecs(BaseModel):
+    """The codec library versions ROOT's compression functions called for this number (the
+    document's `codecs.libraries`), not the libraries the harness executable links."""
+
+    zlib: str | None = None
+    lzma: str | None = None
+    lz4: str | None = None
+    zstd: str | None = None
+    xxhash: str | None = None
+
+
+class Provenance(BaseModel):
+    """What measured a result. Flat, so CSV exports keep every field as a column."""
+
+    codec_set: str | None = Field(description="host | builtin | a named set such as "
+                                  "root-6.40.00; null: stored before codec sets existed")
+    codec_set_id: int | None
+    measured_codecs: MeasuredCodecs
+    root_version: str | None = Field(description="the ROOT release measured (e.g. 6.40.00)")
+    root_commit: str | None = Field(description="the ROOT commit the measured compression layer "
+                                    "was built from (root backend); null for rootcompat")
+    build_profile: str | None = Field(description="build profile of ROOT's compression layer")
+    build_profile_version: str | None
+    harness: str | None = Field(description="the harness and its version, e.g. rzbench 0.1.0")
+    harness_hash: str | None = Field(description="sha256 of the harness sources it was built "
+                                     "from (worker runs)")
+    harness_backend: str | None = Field(description="rootcompat | root")
+    machine_version: int = Field(description="the machine's fingerprint version")
+    fingerprint_hash: str
 
 
 class ResultOut(BaseModel):
@@ -43,6 +74,7 @@ class ResultOut(BaseModel):
     decompress_mbps: SpeedStats | None
     roundtrip_ok: bool
     error: str | None
+    provenance: Provenance
 
 
 class ResultPage(Page[ResultOut]):

@@ -10,6 +10,7 @@ from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.models import (
+    CodecSet,
     Commit,
     Configuration,
     Dataset,
@@ -27,7 +28,8 @@ from basketbench.schemas.catalog import (
     MachineOut,
     MachineRef,
 )
-from basketbench.schemas.results import ResultOut, SpeedStats
+from basketbench.schemas.results import MeasuredCodecs, Provenance, ResultOut, SpeedStats
+from basketbench.services.errors import NotFound
 from basketbench.services.lookup import get_commit, get_dataset, get_machine, get_repository
 from basketbench.services.machines import machine_stats
 from basketbench.services.sorting import sort_rows
@@ -173,14 +175,47 @@ def _speed(prefix: str, r: Result) -> SpeedStats | None:
         samples=getattr(r, f"{prefix}_samples"))
 
 
+def codec_set_ids(session: Session, codec_set: str | None,
+                  root_version: str | None) -> list[int] | None:
+    """The codec sets a /results filter by set name and/or ROOT release keeps (None: no
+    filter). A name or release no result was measured with is a 404, like an unknown
+    dataset, so a typo never looks like "no results"."""
+    if codec_set is None and root_version is None:
+        return None
+    stmt = select(CodecSet.id)
+    if codec_set is not None:
+        stmt = stmt.where(CodecSet.name == codec_set)
+    if root_version is not None:
+        stmt = stmt.where(CodecSet.root_version == root_version)
+    ids = list(session.scalars(stmt))
+    if not ids:
+        wanted = " and ".join(
+            ([f"codec set {codec_set!r}"] if codec_set is not None else [])
+            + ([f"ROOT version {root_version!r}"] if root_version is not None else []))
+        raise NotFound(f"no results measured with {wanted}")
+    return ids
+
+
+# What measured a result: its document's harness and build, its codec set (outer: results
+# stored before codec sets have none). result_out reads them after the five columns above.
+_PROVENANCE_COLUMNS = (
+    ResultDocument.tool, ResultDocument.backend, ResultDocument.root_commit,
+    ResultDocument.build_profile, ResultDocument.build_profile_version,
+    ResultDocument.harness_hash, CodecSet.name, CodecSet.root_version, CodecSet.libraries)
+
+
 def results_query(session: Session, f: ConfigFilter, run: int | None, commit: str | None,
                   machine: str | None, tag: str | None, dataset: str | None,
-                  configuration: int | None) -> AnySelect:
-    stmt = (select(Result, Commit.sha, Machine, Dataset.name, Configuration)
+                  configuration: int | None, codec_set: str | None = None,
+                  root_version: str | None = None) -> AnySelect:
+    stmt = (select(Result, Commit.sha, Machine, Dataset.name, Configuration,
+                   *_PROVENANCE_COLUMNS)
             .join(Commit, Commit.id == Result.commit_id)
             .join(Machine, Machine.id == Result.machine_id)
             .join(Dataset, Dataset.id == Result.dataset_id)
             .join(Configuration, Configuration.id == Result.configuration_id)
+            .join(ResultDocument, ResultDocument.id == Result.document_id)
+            .outerjoin(CodecSet, CodecSet.id == Result.codec_set_id)
             .where(*f.clauses()))
     if run is not None:
         stmt = stmt.where(Result.run_id == run)
@@ -194,20 +229,26 @@ def results_query(session: Session, f: ConfigFilter, run: int | None, commit: st
         stmt = stmt.where(Result.dataset_id == get_dataset(session, dataset).id)
     if configuration is not None:
         stmt = stmt.where(Result.configuration_id == configuration)
+    set_ids = codec_set_ids(session, codec_set, root_version)
+    if set_ids is not None:
+        stmt = stmt.where(Result.codec_set_id.in_(set_ids))
     return stmt.order_by(Result.id)
 
 
 def count_results(session: Session, f: ConfigFilter, run: int | None, commit: str | None,
                   machine: str | None, tag: str | None, dataset: str | None,
-                  configuration: int | None) -> AnySelect:
+                  configuration: int | None, codec_set: str | None = None,
+                  root_version: str | None = None) -> AnySelect:
     """The total for results_query without its joins. With document-level filters only
-    (run, commit, machine, tag) it sums result_documents.result_count (results are only
-    ever written with their document), which avoids counting millions of index entries."""
+    (run, commit, machine, tag, codec set) it sums result_documents.result_count (results
+    are only ever written with their document, which carries their codec set), which avoids
+    counting millions of index entries."""
     doc_level = dataset is None and configuration is None and not f.clauses()
     machine_ids = None
     if machine:
         machine_ids = [get_machine(session, machine).id]
     commit_id = get_commit(session, commit).id if commit else None
+    set_ids = codec_set_ids(session, codec_set, root_version)
     if doc_level:
         stmt = select(func.coalesce(func.sum(ResultDocument.result_count), 0))
         cols: Any = ResultDocument
@@ -229,11 +270,14 @@ def count_results(session: Session, f: ConfigFilter, run: int | None, commit: st
         stmt = stmt.where(cols.machine_id.in_(machine_ids))
     if tag:
         stmt = stmt.where(cols.machine_id.in_(select(Machine.id).where(Machine.tag == tag)))
+    if set_ids is not None:
+        stmt = stmt.where(cols.codec_set_id.in_(set_ids))
     return stmt
 
 
 def result_out(row: Any) -> ResultOut:
-    r, sha, m, ds, c = row
+    (r, sha, m, ds, c, tool, backend, root_commit, profile, profile_version, harness_hash,
+     set_name, root_version, libraries) = row
     return ResultOut(
         id=r.id, run_id=r.run_id, document_id=r.document_id, commit=sha, machine=m.name,
         machine_id=m.id, tag=m.tag, dataset=ds, configuration_id=c.id, setting=c.setting,
@@ -241,7 +285,14 @@ def result_out(row: Any) -> ResultOut:
         basket_size=c.basket_size, mode=c.mode, threads=c.threads, label=c.label,
         uncompressed_bytes=r.uncompressed_bytes, compressed_bytes=r.compressed_bytes,
         ratio=r.ratio, compress_mbps=_speed("c", r), decompress_mbps=_speed("d", r),
-        roundtrip_ok=r.roundtrip_ok, error=r.error)
+        roundtrip_ok=r.roundtrip_ok, error=r.error,
+        provenance=Provenance(
+            codec_set=set_name, codec_set_id=r.codec_set_id,
+            measured_codecs=MeasuredCodecs.model_validate(libraries or {}),
+            root_version=root_version, root_commit=root_commit, build_profile=profile,
+            build_profile_version=profile_version, harness=tool, harness_hash=harness_hash,
+            harness_backend=backend, machine_version=m.version,
+            fingerprint_hash=m.fingerprint_hash))
 
 
 def latest(session: Session, f: ConfigFilter, dataset: str | None, machine: str | None,

@@ -68,6 +68,18 @@ class Batch:
     target: Target = field(default_factory=Target)
     # (set, ROOT release, library versions): the document's `codecs`, else host + fingerprint's
     codecs: tuple[str, str | None, dict[str, str]] | None = None
+    # the document's `build`: (profile, profile version, harness source hash), each optional
+    build: tuple[str | None, str | None, str | None] = (None, None, None)
+
+
+def _build_of_document(doc: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    build = doc.get("build") or {}
+
+    def text(key: str) -> str | None:
+        value = build.get(key)
+        return None if value is None else str(value)
+
+    return text("profile"), text("profile_version"), text("harness_hash")
 
 
 def document_hash(doc: Any, target: Target) -> str:
@@ -105,7 +117,7 @@ def harness_batch(doc: Any, target: Target) -> Batch:
         datasets=doc["datasets"], results=doc["results"], created_at=created,
         tool=f"{doc['tool']['name']} {doc['tool']['version']}", backend=doc["backend"],
         root_commit=doc.get("root_commit"), parameters=doc["parameters"], target=target,
-        codecs=codec_service.codecs_of_document(doc),
+        codecs=codec_service.codecs_of_document(doc), build=_build_of_document(doc),
     )
     return batch
 
@@ -216,7 +228,8 @@ def _duplicate(session: Session, doc: ResultDocument) -> IngestOut:
 # Column widths (models): longer text is a 422, never a database error.
 LIMITS = {"dataset name": 300, "dataset source": 1000, "dataset checksum": 100,
           "machine": 200, "tag": 100, "repository": 200, "root_commit": 64,
-          "codecs.set": 100, "codecs.root_version": 50}
+          "codecs.set": 100, "codecs.root_version": 50, "build.profile": 100,
+          "build.profile_version": 50, "build.harness_hash": 64}
 
 
 INT_LIMITS = {"threads": 2**31 - 1, "basket_size": 2**31 - 1, "dictionary_size": 2**31 - 1,
@@ -230,6 +243,8 @@ def _too_long(batch: Batch) -> list[str]:
                                      ("root_commit", batch.root_commit)]
     if batch.codecs is not None:
         checks += [("codecs.set", batch.codecs[0]), ("codecs.root_version", batch.codecs[1])]
+    checks += list(zip(("build.profile", "build.profile_version", "build.harness_hash"),
+                       batch.build, strict=True))
     for d in batch.datasets:
         checks += [("dataset name", d.get("name")), ("dataset source", d.get("source")),
                    ("dataset checksum", d.get("checksum"))]
@@ -311,7 +326,8 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         commit_id=commit.id, machine_id=machine.id, tool=batch.tool, backend=batch.backend,
         root_commit=batch.root_commit, parameters=batch.parameters,
         result_count=len(batch.results), created_at=batch.created_at,
-        codec_set_id=codec_set.id,
+        codec_set_id=codec_set.id, build_profile=batch.build[0],
+        build_profile_version=batch.build[1], harness_hash=batch.build[2],
     )
     session.add(document)
     try:

@@ -32,12 +32,23 @@ def list_results(
     request: Request, session: SessionDep, page: Pages, f: ConfigFilterDep,
     run: int | None = None, commit: str | None = None, machine: str | None = None,
     tag: str | None = None, dataset: str | None = None, configuration: int | None = None,
+    codec_set: Annotated[str | None, Query(
+        max_length=100, description="only results measured with this codec set "
+        "(host, builtin, root-6.40.00, ...)")] = None,
+    root_version: Annotated[str | None, Query(
+        max_length=50, description="only results measured with this ROOT release, "
+        "e.g. 6.40.00")] = None,
 ) -> Any:
-    stmt = catalog.results_query(session, f, run, commit, machine, tag, dataset, configuration)
+    """Each item says what measured it (`provenance`): codec set and measured library
+    versions, ROOT release or commit, build profile, harness version and hash, machine
+    version."""
+    stmt = catalog.results_query(session, f, run, commit, machine, tag, dataset, configuration,
+                                 codec_set, root_version)
     if page.csv:
         return stream_csv(request.app.state.sessionmaker, stmt, page, catalog.result_out,
                           ResultOut, "results")
-    count = catalog.count_results(session, f, run, commit, machine, tag, dataset, configuration)
+    count = catalog.count_results(session, f, run, commit, machine, tag, dataset, configuration,
+                                  codec_set, root_version)
     rows, total = fetch_page(session, stmt, page, count)
     return respond([catalog.result_out(r) for r in rows], total, page, "results", ResultPage)
 
