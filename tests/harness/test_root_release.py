@@ -18,7 +18,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from basketbench.harness import root_groundtruth as gt
 from basketbench.harness import root_release
@@ -382,6 +384,60 @@ def test_corpus_info_counts_what_root_counts(
     cells = [c.strip() for c in row.split("│")]
     assert f"{root_total:,}" in cells and f"{compressed_bytes:,}" in cells
     assert f"{stored_bytes:,}" in cells and str(len(stored)) in cells
+
+
+def test_a_script_answers_which_zstd_and_which_root(
+    release: tuple[Release, Path], own_settings: dict[str, tuple[Path, int]], rzbench: Path,
+    api_server: Any, tmp_path: Path
+) -> None:
+    """Numbers measured on a file ROOT 6.40 wrote, by the release's rzbench and by the host's,
+    uploaded as a worker uploads them: one /results call says which zstd and which ROOT."""
+    from basketbench_workers.pipeline import record_build
+    from basketbench_workers.profiles import load_profiles
+
+    _rel, release_binary = release
+    path, _ = own_settings["101/404"]
+    corpus = extract_corpus([path], tmp_path / "hzz.bbc", "hzz").path
+    commit = "ab" * 20
+    built_from = root_release.harness_hash(REPO / "bench-harness")
+    for name, binary in (("release", release_binary), ("host", rzbench)):
+        out = tmp_path / f"{name}.json"
+        code, stderr = run_bench(BenchOptions(corpora=[corpus], settings=[505], min_samples=1,
+                                              target_ms=0, memcpy=False), out, binary=binary)
+        assert code == 0, stderr
+        if name == "release":
+            record_build(out, load_profiles()["root-release"], built_from)
+        answer = httpx.post(f"{api_server.api}/results", content=out.read_bytes(),
+                            headers={**api_server.headers, "Content-Type": "application/json"},
+                            params={"commit": commit, "machine": "bench-e2e", "tag": "haswell"},
+                            timeout=120)
+        assert answer.status_code == 201, answer.text
+    script = [sys.executable, str(REPO / "scripts" / "which_codecs.py"), "--api", api_server.url,
+              "--token", api_server.token, "--json", f"commit={commit}"]
+    done = subprocess.run([*script, "root_version=6.40.00"], capture_output=True, text=True,
+                          check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    (answer,) = [json.loads(line) for line in done.stdout.splitlines()]
+    measured = _version(release_binary)["codecs"]
+    assert isinstance(measured, dict)
+    assert answer["zstd"] == measured["libraries"]["zstd"] == "1.5.7"
+    assert answer["root"] == "ROOT 6.40.00" and answer["codec_set"] == "root-6.40.00"
+    assert answer["harness_hash"] == built_from and answer["build_profile"] == "root-release"
+    assert answer["setting"] == 505 and answer["dataset"] == "hzz"
+    # without the filter: both; the host's numbers name the host's zstd and no ROOT code
+    done = subprocess.run(script, capture_output=True, text=True, check=False, timeout=120)
+    answers = {a["codec_set"]: a for a in map(json.loads, done.stdout.splitlines())}
+    host_libraries = _version(rzbench)["libraries"]
+    assert isinstance(host_libraries, dict)
+    assert answers["host"]["zstd"] == host_libraries["zstd"]
+    assert answers["host"]["root"].startswith("no ROOT code")
+    assert answers["root-6.40.00"] == answer
+    text = subprocess.run([*script[:-2], f"commit={commit}", "root_version=6.40.00"],
+                          capture_output=True, text=True, check=True, timeout=120).stdout
+    assert "zstd 1.5.7" in text and "ROOT 6.40.00" in text
+    missing = subprocess.run([*script, "root_version=6.99.00"], capture_output=True, text=True,
+                             check=False, timeout=120)
+    assert missing.returncode == 2 and "no results measured with ROOT version" in missing.stderr
 
 
 # --- speed between releases, by instruction counts (issue 9: "LZMA decompression 1.7x faster") --
