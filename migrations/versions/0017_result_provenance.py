@@ -6,6 +6,9 @@ build profile that compiled ROOT's compression layer and the content hash of the
 sources rzbench was built from (the document's optional ``build`` block). NULL for
 documents that do not carry one (older documents, local runs without a worker).
 
+History points, compare sides and change records read those columns for a machine's
+documents of given commits: an index on (machine_id, commit_id) keeps that a lookup.
+
 Revision ID: 0017
 Revises: 0010
 Create Date: 2026-11-26 01:00:00
@@ -29,10 +32,12 @@ def upgrade() -> None:
         batch.add_column(sa.Column("build_profile", sa.String(length=100), nullable=True))
         batch.add_column(sa.Column("build_profile_version", sa.String(length=50), nullable=True))
         batch.add_column(sa.Column("harness_hash", sa.String(length=64), nullable=True))
+        batch.create_index("ix_result_documents_machine_commit", ["machine_id", "commit_id"])
 
 
 def downgrade() -> None:
     with op.batch_alter_table("result_documents") as batch:
+        batch.drop_index("ix_result_documents_machine_commit")
         batch.drop_column("harness_hash")
         batch.drop_column("build_profile_version")
         batch.drop_column("build_profile")

@@ -8,6 +8,7 @@ import io
 from typing import Any
 
 from bb_factories import MACHINE, document, post_webhook, push_payload, sha
+from changes_support import changes, ingest, make_doc
 
 RELEASE_LIBS = {"zlib": "1.3.1", "zstd": "1.5.7", "lz4": "1.10.0", "lzma": "5.8.2",
                 "xxhash": "0.8.0"}
@@ -113,3 +114,36 @@ def test_bad_build_blocks_are_refused_naming_the_field(client, auth):
         r = client.post("/api/v1/results", json=doc, headers=auth)
         assert r.status_code == 422 and field in r.text, (build, r.text)
     assert results(client) == []
+
+
+def test_history_points_compare_sides_and_changes_name_their_build(client, auth):
+    """Three commits, each measured by a differently built harness (its sources changed),
+    with a 2 % ZSTD-5 size step at the third: every view names the build of its numbers."""
+    hashes = [f"{i:x}" * 64 for i in (10, 11, 12)]
+    for i, size in ((0, 1.0), (1, 1.0), (2, 1.02)):
+        doc = make_doc(i, size_scale=size)
+        doc["build"] = {"profile": "cmake-zip", "profile_version": "3",
+                        "harness_hash": hashes[i]}
+        doc["root_commit"] = sha(i)
+        doc["backend"] = "root"
+        ingest(client, auth, doc)
+    expected = [{"harness": "rzbench 0.1.0", "harness_backend": "root",
+                 "harness_hash": hashes[i], "build_profile": "cmake-zip",
+                 "build_profile_version": "3", "root_commit": sha(i)} for i in range(3)]
+
+    points = client.get("/api/v1/history", params={
+        "machine": "bench-01", "dataset": "nanoaod", "setting": 505,
+        "metric": "compressed_bytes"}).json()["points"]
+    assert [p["build"] for p in points] == expected
+
+    cmp = client.get("/api/v1/compare", params={
+        "base_commit": sha(1), "head_commit": sha(2), "machine": "bench-01"}).json()
+    assert cmp["base"]["builds"] == [expected[1]] and cmp["head"]["builds"] == [expected[2]]
+    assert cmp["head"]["machine"]["version"] == 1 and cmp["head"]["codecs"]["set"] == "host"
+
+    found = changes(client, metric="compressed_bytes")
+    assert found and {c["commit"]["sha"] for c in found} == {sha(2)}
+    assert all(c["build"] == expected[2] for c in found)
+    detail = client.get(f"/api/v1/changes/{found[0]['id']}").json()
+    assert detail["build"] == expected[2]
+    assert all(r["build"] == expected[2] for r in detail["related"])

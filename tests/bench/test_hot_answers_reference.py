@@ -26,7 +26,7 @@ import psycopg
 import pytest
 from basketbench.core.config import Settings
 from basketbench.core.db import make_engine, make_sessionmaker
-from basketbench.models import Commit, Machine, Result
+from basketbench.models import Commit, Machine, Result, ResultDocument
 from basketbench.models.result import METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import CompareSide, SeriesOut
 from basketbench.services import analysis, dimcache, ingest
@@ -77,6 +77,29 @@ def _metric_columns(metric: str) -> tuple[Any, Any, Any, Any, Any]:
             func.sum(getattr(Result, f"{p}_n")))
 
 
+def _reference_builds(session: Session, machine_id: int, commit_id: int,
+                      set_ids: list[int | None]) -> list[dict[str, Any]]:
+    """Every document of the commit on the machine in the sets, oldest first, as a build."""
+    out: list[dict[str, Any]] = []
+    docs = session.scalars(select(ResultDocument).where(
+        ResultDocument.machine_id == machine_id, ResultDocument.commit_id == commit_id)
+        .order_by(ResultDocument.id))
+    for d in docs:
+        if d.codec_set_id not in set_ids:
+            continue
+        out.append({"harness": d.tool, "harness_backend": d.backend,
+                    "harness_hash": d.harness_hash, "build_profile": d.build_profile,
+                    "build_profile_version": d.build_profile_version,
+                    "root_commit": d.root_commit})
+    return out
+
+
+def _reference_build(session: Session, machine_id: int, commit_id: int,
+                     set_ids: list[int | None]) -> dict[str, Any] | None:
+    builds = _reference_builds(session, machine_id, commit_id, set_ids)
+    return builds[-1] if builds else None
+
+
 def _reference_history(session: Session, machine: str, dataset: str, metric: str,
                        sel: ConfigSelector, max_points: int) -> dict[str, Any]:
     m = get_machine(session, machine)
@@ -102,7 +125,8 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
         message=(r[5] or "").split("\n", 1)[0][:200] or None, value=float(r[6]),
         min=_float(r[7]), max=_float(r[8]), stddev=_float(r[9]),
         n=int(r[10]) if r[10] is not None else None, run_id=r[11],
-        codecs=sets.get(r[12])) for r in rows]
+        codecs=sets.get(r[12]), build=_reference_build(session, m.id, r[0], choice.ids))
+        for r in rows]
     changes = series_markers(session, m.id, ds.id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
     downsampled = total > max_points
@@ -229,10 +253,17 @@ def _reference_compare(session: Session, settings: Settings, base_commit: str | 
                 "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
                 "q_value": q_value,
                 "significant": bool(significant), "regression": bool(regression)})
-    return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb),
-                                codecs=base_choice.shown).model_dump(),
-            "head": CompareSide(commit=ch.sha, machine=machine_ref(mh),
-                                codecs=head_choice.shown).model_dump(),
+    def distinct(builds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [b for i, b in enumerate(builds) if b not in builds[:i]]
+
+    return {"base": CompareSide(
+                commit=cb.sha, machine=machine_ref(mb), codecs=base_choice.shown,
+                builds=distinct(_reference_builds(session, mb.id, cb.id, base_choice.ids)),
+            ).model_dump(),
+            "head": CompareSide(
+                commit=ch.sha, machine=machine_ref(mh), codecs=head_choice.shown,
+                builds=distinct(_reference_builds(session, mh.id, ch.id, head_choice.ids)),
+            ).model_dump(),
             "rows": rows, "mode": mode}
 
 

@@ -41,6 +41,8 @@ class ResultDocument(Base):
     """One ingested document; ``sha256`` of its canonical JSON makes ingest idempotent."""
 
     __tablename__ = "result_documents"
+    # provenance of history points, compare sides, change records (migration 0017)
+    __table_args__ = (Index("ix_result_documents_machine_commit", "machine_id", "commit_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     sha256: Mapped[str] = mapped_column(String(64), unique=True)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from basketbench.schemas.catalog import ConfigurationOut, MachineRef
+from basketbench.schemas.results import BuildOut
 
 Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"]
 
@@ -62,6 +63,8 @@ class HistoryPoint(BaseModel):
     n: int | None
     run_id: int | None
     codecs: CodecSetOut | None = None
+    build: BuildOut | None = Field(default=None, description="how the harness that measured "
+                                   "this point was built (its newest document)")
 
 
 class HistoryChange(BaseModel):
@@ -131,9 +134,14 @@ class TradeoffOut(BaseModel):
 
 
 class CompareSide(BaseModel):
+    """One side of a comparison; every row's base (or head) value was measured so: its
+    codecs, its machine version (machine.version) and its harness builds."""
+
     commit: str
     machine: MachineRef
     codecs: CodecSetOut | None = None
+    builds: list[BuildOut] = Field(default_factory=list, description="the builds of the "
+                                   "harness that measured this side (usually one)")
 
 
 class CompareRow(BaseModel):

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from basketbench.schemas.analysis import CodecSetOut
 from basketbench.schemas.catalog import ConfigurationOut, MachineRef
 from basketbench.schemas.common import Page
+from basketbench.schemas.results import BuildOut
 
 ChangeStatus = Literal["open", "acknowledged", "fixed", "ignored"]
 ChangeState = Literal["confirming", "confirmed", "rejected"]
@@ -55,6 +56,7 @@ class ChangeOut(BaseModel):
     confirmed_at: datetime | None
     notified_at: datetime | None
     codecs: CodecSetOut | None = None  # the codec set the changed commit was measured with
+    build: BuildOut | None = None  # how the harness that measured the changed commit was built
 
 
 class ChangePage(Page[ChangeOut]):

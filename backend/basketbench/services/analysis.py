@@ -27,7 +27,7 @@ from basketbench.schemas.analysis import (
 )
 from basketbench.schemas.catalog import ConfigurationOut
 from basketbench.services import codecs as codec_service
-from basketbench.services import commitheads, dimcache
+from basketbench.services import commitheads, dimcache, provenance
 from basketbench.services.catalog import machine_ref, order_bounds
 from basketbench.services.changes import series_markers
 from basketbench.services.detection.fdr import bh_adjust_partial
@@ -142,12 +142,13 @@ class Point:
     n: int | None
     run_id: int | None
     codecs: dict[str, Any] | None = None
+    build: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"sha": self.sha, "order": self.order, "date": self.date, "author": self.author,
                 "message": self.message, "value": self.value, "min": self.min,
                 "max": self.max, "stddev": self.stddev, "n": self.n, "run_id": self.run_id,
-                "codecs": self.codecs}
+                "codecs": self.codecs, "build": self.build}
 
 
 @dataclass
@@ -323,8 +324,11 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
         index = series_index(session, [Result.machine_id == m.id, Result.dataset_id == ds_id,
                                        Result.configuration_id == conf.id])
     choice = index.pick(codecs)
-    points = _history_points(rows, set(choice.ids), index.described,
-                             partial(commitheads.heads, session))
+    chosen = set(choice.ids)
+    builds = provenance.builds_by_commit(session, m.id, {r[0] for r in rows if r[3] in chosen},
+                                         chosen)
+    points = _history_points(rows, chosen, index.described,
+                             partial(commitheads.heads, session), builds)
     # Markers are the recorded changes (services/detection), so plot and inbox agree.
     changes = series_markers(session, m.id, ds_id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
@@ -369,20 +373,23 @@ def _index_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
 def _history_points(rows: Sequence[Any], chosen: set[int | None],
                     described: dict[int, dict[str, Any]],
                     heads_of: Callable[[list[tuple[int, Any]]], dict[int, commitheads.CommitHead]],
+                    builds: dict[int, dict[str, Any]] | None = None,
                     ) -> list[dict[str, Any]]:
     """Points as dicts (HistoryPoint's fields, in order), one per commit with a value, from
     the rows of the chosen codec sets; each commit's sha, date, author and message's first
     line by ``heads_of`` (commitheads.heads; a commit deleted since the query is left
-    out)."""
+    out), and how its harness was built from ``builds`` (by commit id)."""
     kept = [r for r in rows if r[3] in chosen and r[5]]
     if any(a[0] == b[0] for a, b in zip(kept, kept[1:], strict=False)):
         kept = _merge_sets(kept)
     heads = heads_of([(r[0], r[2]) for r in kept])
+    build_of = (builds or {}).get
     return [
         {"sha": head.sha, "order": order, "date": head.date, "author": head.author,
          "message": head.message, "value": total / count, "min": vmin, "max": vmax,
          "stddev": vstd, "n": n if n is None or type(n) is int else int(n), "run_id": run_id,
-         "codecs": described.get(set_id) if set_id is not None else None}
+         "codecs": described.get(set_id) if set_id is not None else None,
+         "build": build_of(commit_id)}
         for (commit_id, order, _version, set_id, total, count, vmin, vmax, vstd, n, run_id)
         in kept if (head := heads.get(commit_id)) is not None]
 
@@ -687,10 +694,14 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                 "dataset": dataset, "configuration": configuration, "metric": met,
                 "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
                 "q_value": q_value, "significant": significant, "regression": regression})
-    return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb),
-                                codecs=base_choice.shown).model_dump(),
-            "head": CompareSide(commit=ch.sha, machine=machine_ref(mh),
-                                codecs=head_choice.shown).model_dump(),
+    return {"base": CompareSide(
+                commit=cb.sha, machine=machine_ref(mb), codecs=base_choice.shown,
+                builds=provenance.builds_of_side(session, mb.id, cb.id, base_choice.ids),
+            ).model_dump(),
+            "head": CompareSide(
+                commit=ch.sha, machine=machine_ref(mh), codecs=head_choice.shown,
+                builds=provenance.builds_of_side(session, mh.id, ch.id, head_choice.ids),
+            ).model_dump(),
             "rows": rows, "mode": mode, "codec_series": in_both}
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, func, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func, select, tuple_
 from sqlalchemy.orm import Session, aliased
 
 from basketbench.models import (
@@ -18,10 +19,13 @@ from basketbench.models import (
     Machine,
     NotificationDelivery,
     Repository,
+    ResultDocument,
 )
 from basketbench.models.base import utcnow
 from basketbench.models.result import METRICS
 from basketbench.schemas.changes import ChangeDetail, ChangeOut, CommitRef, DeliveryOut, StatusIn
+from basketbench.schemas.results import BuildOut
+from basketbench.services import provenance
 from basketbench.services.catalog import configuration_out, machine_ref
 from basketbench.services.codecs import codec_set_out
 from basketbench.services.commitheads import first_line
@@ -113,6 +117,27 @@ def to_out(row: Any) -> ChangeOut:
         codecs=codec_set_out(codec_set) if codec_set is not None else None)
 
 
+def outs_with_builds(session: Session, rows: Sequence[Any]) -> list[ChangeOut]:
+    """to_out of each row, with the build of the harness that measured its changed commit
+    (its newest document on that machine in that codec set): one query for all rows."""
+    changes = [row[0] for row in rows]
+    pairs = {(ch.machine_id, ch.commit_id) for ch in changes}
+    builds: dict[tuple[int, int, int | None], BuildOut] = {}
+    if pairs:
+        stmt = (select(ResultDocument.machine_id, ResultDocument.commit_id,
+                       ResultDocument.codec_set_id, *provenance.BUILD_COLUMNS)
+                .where(tuple_(ResultDocument.machine_id, ResultDocument.commit_id).in_(pairs))
+                .order_by(ResultDocument.id))
+        for machine_id, commit_id, set_id, *build in session.execute(stmt):
+            builds[(machine_id, commit_id, set_id)] = BuildOut(**provenance.build_out(*build))
+    outs = []
+    for row, ch in zip(rows, changes, strict=True):
+        out = to_out(row)
+        out.build = builds.get((ch.machine_id, ch.commit_id, ch.codec_set_id))
+        outs.append(out)
+    return outs
+
+
 def get_detail(session: Session, change_id: int) -> ChangeDetail:
     row = session.execute(_query().where(Change.id == change_id)).first()
     if row is None:
@@ -123,10 +148,10 @@ def get_detail(session: Session, change_id: int) -> ChangeDetail:
         Change.id != ch.id).order_by(func.abs(Change.delta_pct).desc())).all()
     deliveries = session.scalars(select(NotificationDelivery).where(and_(
         NotificationDelivery.commit_id == ch.commit_id)).order_by(NotificationDelivery.id))
-    out = to_out(row)
+    out, *related_outs = outs_with_builds(session, [row, *related])
     return ChangeDetail(
         **out.model_dump(), evidence=ch.evidence or {}, confirmation=ch.confirmation or {},
-        related=[to_out(r) for r in related],
+        related=related_outs,
         deliveries=[DeliveryOut(id=d.id, channel=d.channel, target=d.target, status=d.status,
                                 attempts=d.attempts, response_code=d.response_code,
                                 error=d.error, created_at=d.created_at,

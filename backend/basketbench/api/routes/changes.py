@@ -47,7 +47,7 @@ def list_changes(
         configuration_id=configuration_id, metric=metric, direction=direction, commit=commit,
         commit_from=commit_from, commit_to=commit_to)
     rows, total = fetch_page(session, service.list_query(session, f), page)
-    return respond([service.to_out(r) for r in rows], total, page, "changes", ChangePage)
+    return respond(service.outs_with_builds(session, rows), total, page, "changes", ChangePage)
 
 
 @router.get("/{change_id}", response_model=ChangeDetail, dependencies=[ReadAccess])
