@@ -296,7 +296,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Results */
+        /**
+         * List Results
+         * @description Each item says what measured it (`provenance`): codec set and measured library
+         *     versions, ROOT release or commit, build profile, harness version and hash, machine
+         *     version.
+         */
         get: operations["results-list_results"];
         put?: never;
         /** Ingest Results */
@@ -500,6 +505,40 @@ export interface components {
             /** Run Ids */
             run_ids: number[];
         };
+        /**
+         * BuildOut
+         * @description How the measuring harness was built (history points, compare sides, change records;
+         *     /results items carry the same fields flat in `provenance`).
+         */
+        BuildOut: {
+            /**
+             * Harness
+             * @description the harness and its version, e.g. rzbench 0.1.0
+             */
+            harness: string | null;
+            /**
+             * Harness Backend
+             * @description rootcompat | root
+             */
+            harness_backend: string | null;
+            /**
+             * Harness Hash
+             * @description sha256 of the harness sources (worker runs)
+             */
+            harness_hash: string | null;
+            /**
+             * Build Profile
+             * @description build profile of ROOT's compression layer
+             */
+            build_profile: string | null;
+            /** Build Profile Version */
+            build_profile_version: string | null;
+            /**
+             * Root Commit
+             * @description the ROOT commit the measured compression layer was built from; null for rootcompat
+             */
+            root_commit: string | null;
+        };
         /** ChangeDetail */
         ChangeDetail: {
             /** Id */
@@ -572,6 +611,7 @@ export interface components {
             /** Notified At */
             notified_at: string | null;
             codecs?: components["schemas"]["CodecSetOut"] | null;
+            build?: components["schemas"]["BuildOut"] | null;
             /** Evidence */
             evidence: {
                 [key: string]: unknown;
@@ -657,6 +697,7 @@ export interface components {
             /** Notified At */
             notified_at: string | null;
             codecs?: components["schemas"]["CodecSetOut"] | null;
+            build?: components["schemas"]["BuildOut"] | null;
         };
         /** ChangePage */
         ChangePage: {
@@ -831,12 +872,21 @@ export interface components {
             /** Regression */
             regression: boolean;
         };
-        /** CompareSide */
+        /**
+         * CompareSide
+         * @description One side of a comparison; every row's base (or head) value was measured so: its
+         *     codecs, its machine version (machine.version) and its harness builds.
+         */
         CompareSide: {
             /** Commit */
             commit: string;
             machine: components["schemas"]["MachineRef"];
             codecs?: components["schemas"]["CodecSetOut"] | null;
+            /**
+             * Builds
+             * @description the builds of the harness that measured this side (usually one)
+             */
+            builds?: components["schemas"]["BuildOut"][];
         };
         /** ConfigurationOut */
         ConfigurationOut: {
@@ -1064,6 +1114,8 @@ export interface components {
             /** Run Id */
             run_id: number | null;
             codecs?: components["schemas"]["CodecSetOut"] | null;
+            /** @description how the harness that measured this point was built (its newest document) */
+            build?: components["schemas"]["BuildOut"] | null;
         };
         /** IngestOut */
         IngestOut: {
@@ -1251,6 +1303,76 @@ export interface components {
             created: boolean;
         };
         /**
+         * MeasuredCodecs
+         * @description The codec library versions ROOT's compression functions called for this number (the
+         *     document's `codecs.libraries`), not the libraries the harness executable links.
+         */
+        MeasuredCodecs: {
+            /** Zlib */
+            zlib?: string | null;
+            /** Lzma */
+            lzma?: string | null;
+            /** Lz4 */
+            lz4?: string | null;
+            /** Zstd */
+            zstd?: string | null;
+            /** Xxhash */
+            xxhash?: string | null;
+        };
+        /**
+         * Provenance
+         * @description What measured a result. Flat, so CSV exports keep every field as a column.
+         */
+        Provenance: {
+            /**
+             * Codec Set
+             * @description host | builtin | a named set such as root-6.40.00; null: stored before codec sets existed
+             */
+            codec_set: string | null;
+            /** Codec Set Id */
+            codec_set_id: number | null;
+            measured_codecs: components["schemas"]["MeasuredCodecs"];
+            /**
+             * Root Version
+             * @description the ROOT release measured (e.g. 6.40.00)
+             */
+            root_version: string | null;
+            /**
+             * Root Commit
+             * @description the ROOT commit the measured compression layer was built from (root backend); null for rootcompat
+             */
+            root_commit: string | null;
+            /**
+             * Build Profile
+             * @description build profile of ROOT's compression layer
+             */
+            build_profile: string | null;
+            /** Build Profile Version */
+            build_profile_version: string | null;
+            /**
+             * Harness
+             * @description the harness and its version, e.g. rzbench 0.1.0
+             */
+            harness: string | null;
+            /**
+             * Harness Hash
+             * @description sha256 of the harness sources it was built from (worker runs)
+             */
+            harness_hash: string | null;
+            /**
+             * Harness Backend
+             * @description rootcompat | root
+             */
+            harness_backend: string | null;
+            /**
+             * Machine Version
+             * @description the machine's fingerprint version
+             */
+            machine_version: number;
+            /** Fingerprint Hash */
+            fingerprint_hash: string;
+        };
+        /**
          * QueueOut
          * @description One hardware tag's queue, counted over every run (not one page of them).
          */
@@ -1374,6 +1496,7 @@ export interface components {
             roundtrip_ok: boolean;
             /** Error */
             error: string | null;
+            provenance: components["schemas"]["Provenance"];
         };
         /** ResultPage */
         ResultPage: {
@@ -2971,6 +3094,10 @@ export interface operations {
                 tag?: string | null;
                 dataset?: string | null;
                 configuration?: number | null;
+                /** @description only results measured with this codec set (host, builtin, root-6.40.00, ...) */
+                codec_set?: string | null;
+                /** @description only results measured with this ROOT release, e.g. 6.40.00 */
+                root_version?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
                 offset?: number;
