@@ -108,3 +108,12 @@ def test_a_tagged_release_is_measured_with_its_own_libcore(
     results = httpx.get(f"{api.api}/results", params={"run": run_id, "limit": 100}).json()
     assert results["total"] == run["result_count"]
     assert all(r["commit"] == release and r["roundtrip_ok"] for r in results["items"])
+    # every result names what measured it (issue 28): the release's codecs, not the host's
+    assert document["build"]["profile"] == "root-release"
+    for item in results["items"]:
+        p = item["provenance"]
+        assert (p["codec_set"], p["root_version"]) == ("root-6.40.00", "6.40.00")
+        assert p["measured_codecs"]["zstd"] == "1.5.7"
+        assert (p["build_profile"], p["harness_hash"]) == (
+            "root-release", document["build"]["harness_hash"])
+        assert p["harness_backend"] == "root" and p["harness"] == "rzbench 0.1.0"
