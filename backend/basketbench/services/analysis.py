@@ -325,10 +325,10 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
                                        Result.configuration_id == conf.id])
     choice = index.pick(codecs)
     chosen = set(choice.ids)
-    builds = provenance.builds_by_commit(session, m.id, {r[0] for r in rows if r[3] in chosen},
-                                         chosen)
+    commit_ids: list[int] = []
     points = _history_points(rows, chosen, index.described,
-                             partial(commitheads.heads, session), builds)
+                             partial(commitheads.heads, session), commit_ids)
+    id_of = {p["sha"]: commit_id for p, commit_id in zip(points, commit_ids, strict=True)}
     # Markers are the recorded changes (services/detection), so plot and inbox agree.
     changes = series_markers(session, m.id, ds_id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
@@ -337,6 +337,11 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
         keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
         points = [p.as_dict() for p in _downsample([Point(**p) for p in points], max_points,
                                                    keep)]
+    # How each shown point was measured: looked up for the points kept, after downsampling.
+    builds = provenance.builds_by_commit(session, m.id, {id_of[p["sha"]] for p in points},
+                                         chosen)
+    for p in points:
+        p["build"] = builds.get(id_of[p["sha"]])
     series = SeriesOut(machine=m, dataset=ds_name, configuration=conf, metric=metric)
     return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
@@ -373,23 +378,25 @@ def _index_rows(rows: Sequence[Any]) -> list[tuple[Any, ...]]:
 def _history_points(rows: Sequence[Any], chosen: set[int | None],
                     described: dict[int, dict[str, Any]],
                     heads_of: Callable[[list[tuple[int, Any]]], dict[int, commitheads.CommitHead]],
-                    builds: dict[int, dict[str, Any]] | None = None,
+                    commit_ids: list[int] | None = None,
                     ) -> list[dict[str, Any]]:
     """Points as dicts (HistoryPoint's fields, in order), one per commit with a value, from
     the rows of the chosen codec sets; each commit's sha, date, author and message's first
     line by ``heads_of`` (commitheads.heads; a commit deleted since the query is left
-    out), and how its harness was built from ``builds`` (by commit id)."""
+    out). ``build`` is left None (history fills it for the points it keeps); each point's
+    commit id is appended to ``commit_ids`` when given."""
     kept = [r for r in rows if r[3] in chosen and r[5]]
     if any(a[0] == b[0] for a, b in zip(kept, kept[1:], strict=False)):
         kept = _merge_sets(kept)
     heads = heads_of([(r[0], r[2]) for r in kept])
-    build_of = (builds or {}).get
+    if commit_ids is not None:
+        commit_ids.extend(r[0] for r in kept if r[0] in heads)
     return [
         {"sha": head.sha, "order": order, "date": head.date, "author": head.author,
          "message": head.message, "value": total / count, "min": vmin, "max": vmax,
          "stddev": vstd, "n": n if n is None or type(n) is int else int(n), "run_id": run_id,
          "codecs": described.get(set_id) if set_id is not None else None,
-         "build": build_of(commit_id)}
+         "build": None}
         for (commit_id, order, _version, set_id, total, count, vmin, vmax, vstd, n, run_id)
         in kept if (head := heads.get(commit_id)) is not None]
 
