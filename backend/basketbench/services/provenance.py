@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from basketbench.models import ResultDocument
@@ -28,22 +28,38 @@ def build_out(tool: str | None, backend: str | None, root_commit: str | None,
             "root_commit": root_commit}
 
 
+_MACHINE_BUILDS = (select(ResultDocument.commit_id, ResultDocument.codec_set_id, *BUILD_COLUMNS)
+                   .where(ResultDocument.machine_id == bindparam("machine_id"))
+                   .order_by(ResultDocument.id))
+
+
 def builds_by_commit(session: Session, machine_id: int, commit_ids: Collection[int],
                      codec_set_ids: Collection[int | None] | None = None,
                      ) -> dict[int, dict[str, Any]]:
     """commit id -> the build of its newest document on this machine (within the given
-    codec sets, when given). A commit measured again by another build shows the newest."""
+    codec sets, when given). A commit measured again by another build shows the newest.
+
+    All the machine's documents in one indexed read, taken as the driver's tuples and
+    filtered here: for a 2 000-point history ~7x cheaper than an IN list of 2 000 ids
+    (docs/provenance.md). Points of one build share one dict."""
     if not commit_ids:
         return {}
-    stmt = (select(ResultDocument.commit_id, ResultDocument.codec_set_id, *BUILD_COLUMNS)
-            .where(ResultDocument.machine_id == machine_id,
-                   ResultDocument.commit_id.in_(list(commit_ids)))
-            .order_by(ResultDocument.id))
-    wanted = set(codec_set_ids) if codec_set_ids is not None else None
+    result = session.connection().execute(_MACHINE_BUILDS, {"machine_id": machine_id})
+    try:
+        rows = result.cursor.fetchall()
+    finally:
+        result.close()
+    wanted_ids = commit_ids if isinstance(commit_ids, set | frozenset) else set(commit_ids)
+    wanted_sets = set(codec_set_ids) if codec_set_ids is not None else None
+    shared: dict[tuple[Any, ...], dict[str, Any]] = {}
     out: dict[int, dict[str, Any]] = {}
-    for commit_id, set_id, *build in session.execute(stmt):
-        if wanted is None or set_id in wanted:
-            out[commit_id] = build_out(*build)
+    for row in rows:
+        if row[0] not in wanted_ids or (wanted_sets is not None and row[1] not in wanted_sets):
+            continue
+        build = shared.get(row[2:])
+        if build is None:
+            build = shared[row[2:]] = build_out(*row[2:])
+        out[row[0]] = build
     return out
 
 
