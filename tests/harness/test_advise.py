@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +100,29 @@ def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "--settings" in bad.stderr
     bad = _advise(str(not_root), "--reads-per-file", "-1")
     assert bad.returncode == 2 and "reads_per_file" in bad.stderr
+
+
+def test_api_ranks_the_cli_numbers_the_same(advice: dict[str, Any], api_server: Any) -> None:
+    """The page asks POST /api/v1/recommend: for the CLI's numbers and model, the same answer."""
+    import httpx
+
+    body = {"candidates": advice["measured"], "model": advice["model"]}
+    answer = httpx.post(f"{api_server.api}/recommend", json=body, headers=api_server.headers,
+                        timeout=60)
+    assert answer.status_code == 200, answer.text
+    out = answer.json()
+    assert [r["label"] for r in out["ranking"]] == [r["label"] for r in advice["ranking"]]
+    assert [r["cost_total"] for r in out["ranking"]] == pytest.approx(
+        [r["cost_total"] for r in advice["ranking"]], rel=1e-12)
+    assert out["summary"] == advice["summary"]
+    assert out["sensitivity"] == advice["sensitivity"]
+    # The API's defaults are the engine's (and so the CLI's) defaults.
+    assert httpx.post(f"{api_server.api}/recommend", json={"candidates": advice["measured"]},
+                      headers=api_server.headers, timeout=60).json()["model"] == asdict(CostModel())
+    # Bad input: 422 naming the field, never a 500.
+    bad = httpx.post(f"{api_server.api}/recommend", headers=api_server.headers, timeout=60,
+                     json={"candidates": advice["measured"], "model": {"reads_per_file": -1}})
+    assert bad.status_code == 422 and "reads_per_file" in bad.text
+    bad = httpx.post(f"{api_server.api}/recommend", headers=api_server.headers, timeout=60,
+                     json={"candidates": []})
+    assert bad.status_code == 422 and "candidates" in bad.text
