@@ -120,3 +120,20 @@ def test_bad_candidates_are_refused_by_name() -> None:
         recommend([Candidate(505, "none", RAW, 1, 1.0, 0.0)])
     with pytest.raises(ValueError, match="compressed_bytes"):
         recommend([Candidate(505, "shuffle", RAW, 0, 1.0, 1.0)])
+
+
+def test_the_cli_fixture_ranks_the_same_today() -> None:
+    """tests/fixtures/advise-hzz-zlib.json is `basketbench advise` output (HZZ, this machine):
+    the browser test checks that the page ranks it as the CLI did, so the engine must too."""
+    import json
+    from dataclasses import asdict
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).parents[1] / "fixtures" / "advise-hzz-zlib.json").read_text())
+    fields = ("setting", "preconditioner", "raw_bytes", "compressed_bytes", "compress_mb_s",
+              "decompress_mb_s")
+    cands = [Candidate(**{k: m[k] for k in fields}) for m in doc["measured"]]
+    again = recommend(cands, CostModel(**doc["model"])).as_dict()
+    assert [r["label"] for r in again["ranking"]] == [r["label"] for r in doc["ranking"]]
+    assert again["summary"] == doc["summary"]
+    assert doc["model"] == asdict(CostModel())

@@ -485,6 +485,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Recommend
+         * @description Ranking, Pareto set, margin and sensitivity of the given measured settings.
+         */
+        post: operations["recommend-post_recommend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -499,6 +519,28 @@ export interface components {
             };
             /** Run Ids */
             run_ids: number[];
+        };
+        /**
+         * CandidateIn
+         * @description One measured setting: what `advise --json` lists under `measured`.
+         */
+        CandidateIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @default none
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
         };
         /** ChangeDetail */
         ChangeDetail: {
@@ -873,6 +915,56 @@ export interface components {
             limit: number;
             /** Offset */
             offset: number;
+        };
+        /**
+         * CostModelIn
+         * @description The cost model; every field optional, defaults as `basketbench advise --help` states.
+         */
+        CostModelIn: {
+            /**
+             * Storage Per Tb Month
+             * @default 20
+             */
+            storage_per_tb_month: number;
+            /**
+             * Months
+             * @default 36
+             */
+            months: number;
+            /**
+             * Cpu Per Core Hour
+             * @default 0.05
+             */
+            cpu_per_core_hour: number;
+            /**
+             * Reads Per File
+             * @default 10
+             */
+            reads_per_file: number;
+            /**
+             * Writes Per File
+             * @default 1
+             */
+            writes_per_file: number;
+            /**
+             * Network Mb Per S
+             * @default 100
+             */
+            network_mb_per_s: number;
+        };
+        /** CrossingOut */
+        CrossingOut: {
+            /** Parameter */
+            parameter: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "below" | "above";
+            /** Value */
+            value: number;
+            /** Winner */
+            winner: string;
         };
         /** DatasetOut */
         DatasetOut: {
@@ -1289,6 +1381,60 @@ export interface components {
         RangeIn: {
             /** Commits */
             commits: components["schemas"]["RangeCommit"][];
+        };
+        /** RankedOut */
+        RankedOut: {
+            /** Rank */
+            rank: number;
+            /** Label */
+            label: string;
+            /** Setting */
+            setting: number;
+            /** Preconditioner */
+            preconditioner: string;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
+            /** Ratio */
+            ratio: number;
+            /** Cost Storage */
+            cost_storage: number;
+            /** Cost Write */
+            cost_write: number;
+            /** Cost Read */
+            cost_read: number;
+            /** Cost Total */
+            cost_total: number;
+            /** Pareto */
+            pareto: boolean;
+        };
+        /** RecommendIn */
+        RecommendIn: {
+            /** Candidates */
+            candidates: components["schemas"]["CandidateIn"][];
+            model?: components["schemas"]["CostModelIn"];
+        };
+        /** RecommendationOut */
+        RecommendationOut: {
+            model: components["schemas"]["CostModelIn"];
+            /** Recommended */
+            recommended: string;
+            /**
+             * Margin
+             * @description (runner-up - best) / best total cost; null alone
+             */
+            margin: number | null;
+            /** Summary */
+            summary: string;
+            /** Ranking */
+            ranking: components["schemas"]["RankedOut"][];
+            /** Sensitivity */
+            sensitivity: components["schemas"]["CrossingOut"][];
         };
         /** Relative */
         Relative: {
@@ -3934,6 +4080,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BisectionOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-post_recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecommendIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationOut"];
                 };
             };
             /** @description bad request */
