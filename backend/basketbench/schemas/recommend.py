@@ -17,7 +17,7 @@ class CostModelIn(BaseModel):
     cpu_per_core_hour: float = Field(0.05, ge=0, le=1e6, allow_inf_nan=False)
     reads_per_file: float = Field(10.0, ge=0, le=1e9, allow_inf_nan=False)
     writes_per_file: float = Field(1.0, ge=0, le=1e9, allow_inf_nan=False)
-    network_mb_per_s: float = Field(100.0, gt=0, le=1e9, allow_inf_nan=False)
+    network_mb_per_s: float = Field(100.0, ge=1e-6, le=1e9, allow_inf_nan=False)
 
 
 class CandidateIn(BaseModel):
@@ -29,8 +29,8 @@ class CandidateIn(BaseModel):
     preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
     raw_bytes: int = Field(gt=0, le=2**62)
     compressed_bytes: int = Field(gt=0, le=2**62)
-    compress_mb_s: float = Field(gt=0, le=1e9, allow_inf_nan=False)
-    decompress_mb_s: float = Field(gt=0, le=1e9, allow_inf_nan=False)
+    compress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+    decompress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
 
 
 class RecommendIn(BaseModel):
@@ -71,3 +71,68 @@ class RecommendationOut(BaseModel):
     summary: str
     ranking: list[RankedOut]
     sensitivity: list[CrossingOut]
+
+
+class SizeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    setting: int = Field(ge=0, le=599)
+    preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
+    compressed_bytes: int = Field(ge=0, le=2**62)
+    stored_baskets: int | None = Field(default=None, ge=0)
+
+
+class BranchSizesIn(BaseModel):
+    """One branch of `rzbench sizes` output (docs/RZBENCH_CLI.md)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    file: str = Field("", max_length=1000)
+    tree: str = Field("", max_length=1000)
+    branch: str = Field(min_length=1, max_length=1000)
+    type_class: Literal["float", "integer", "boolean", "counts", "string", "object"] | None = None
+    baskets: int = Field(ge=0, le=2**31 - 1)
+    raw_bytes: int = Field(ge=0, le=2**62)
+    sizes: list[SizeIn] = Field(min_length=1, max_length=200)
+
+
+class BranchSizesUpload(BaseModel):
+    """Per-branch sizes of one dataset on one commit's codecs; replaces an earlier upload."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    commit: str = Field(min_length=4, max_length=64)
+    dataset: str = Field(min_length=1, max_length=300)
+    codecs: str = Field("host", min_length=1, max_length=100)
+    branches: list[BranchSizesIn] = Field(min_length=1, max_length=100_000)
+
+
+class BranchSizesStored(BaseModel):
+    commit: str
+    dataset: str
+    codecs: str
+    rows: int
+
+
+class SizeOut(BaseModel):
+    setting: int
+    preconditioner: str
+    compressed_bytes: int
+
+
+class SizeGroupOut(BaseModel):
+    key: str
+    type_class: str | None
+    branches: int
+    baskets: int
+    raw_bytes: int
+    share: float = Field(description="of the dataset's uncompressed bytes")
+    sizes: list[SizeOut]
+
+
+class BranchSizesOut(BaseModel):
+    commit: str
+    dataset: str
+    codecs: str
+    group_by: Literal["branch", "type_class", "file"]
+    groups: list[SizeGroupOut]

@@ -218,6 +218,8 @@ def _crossings(
         if i == best or b == b_w:
             continue
         g = (a - a_w) / (b_w - b)
+        if not math.isfinite(g):
+            continue
         if g < here and g > 0 and (below is None or g > below[0]):
             below = (g, i)
         elif g > here and (above is None or g < above[0]):

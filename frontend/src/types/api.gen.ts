@@ -505,6 +505,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/branch-sizes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Branch Sizes
+         * @description Exact compressed bytes summed per branch, type class or file, with byte shares.
+         */
+        get: operations["recommend-get_branch_sizes"];
+        put?: never;
+        /**
+         * Post Branch Sizes
+         * @description Store `rzbench sizes` branches of a dataset on a commit (replaces an earlier upload).
+         */
+        post: operations["recommend-post_branch_sizes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -519,6 +543,76 @@ export interface components {
             };
             /** Run Ids */
             run_ids: number[];
+        };
+        /**
+         * BranchSizesIn
+         * @description One branch of `rzbench sizes` output (docs/RZBENCH_CLI.md).
+         */
+        BranchSizesIn: {
+            /**
+             * File
+             * @default
+             */
+            file: string;
+            /**
+             * Tree
+             * @default
+             */
+            tree: string;
+            /** Branch */
+            branch: string;
+            /** Type Class */
+            type_class?: ("float" | "integer" | "boolean" | "counts" | "string" | "object") | null;
+            /** Baskets */
+            baskets: number;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Sizes */
+            sizes: components["schemas"]["SizeIn"][];
+        };
+        /** BranchSizesOut */
+        BranchSizesOut: {
+            /** Commit */
+            commit: string;
+            /** Dataset */
+            dataset: string;
+            /** Codecs */
+            codecs: string;
+            /**
+             * Group By
+             * @enum {string}
+             */
+            group_by: "branch" | "type_class" | "file";
+            /** Groups */
+            groups: components["schemas"]["SizeGroupOut"][];
+        };
+        /** BranchSizesStored */
+        BranchSizesStored: {
+            /** Commit */
+            commit: string;
+            /** Dataset */
+            dataset: string;
+            /** Codecs */
+            codecs: string;
+            /** Rows */
+            rows: number;
+        };
+        /**
+         * BranchSizesUpload
+         * @description Per-branch sizes of one dataset on one commit's codecs; replaces an earlier upload.
+         */
+        BranchSizesUpload: {
+            /** Commit */
+            commit: string;
+            /** Dataset */
+            dataset: string;
+            /**
+             * Codecs
+             * @default host
+             */
+            codecs: string;
+            /** Branches */
+            branches: components["schemas"]["BranchSizesIn"][];
         };
         /**
          * CandidateIn
@@ -1642,6 +1736,50 @@ export interface components {
             configuration: components["schemas"]["ConfigurationOut"];
             /** Metric */
             metric: string;
+        };
+        /** SizeGroupOut */
+        SizeGroupOut: {
+            /** Key */
+            key: string;
+            /** Type Class */
+            type_class: string | null;
+            /** Branches */
+            branches: number;
+            /** Baskets */
+            baskets: number;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /**
+             * Share
+             * @description of the dataset's uncompressed bytes
+             */
+            share: number;
+            /** Sizes */
+            sizes: components["schemas"]["SizeOut"][];
+        };
+        /** SizeIn */
+        SizeIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @default none
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Stored Baskets */
+            stored_baskets?: number | null;
+        };
+        /** SizeOut */
+        SizeOut: {
+            /** Setting */
+            setting: number;
+            /** Preconditioner */
+            preconditioner: string;
+            /** Compressed Bytes */
+            compressed_bytes: number;
         };
         /** SpeedStats */
         SpeedStats: {
@@ -4149,6 +4287,145 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecommendationOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-get_branch_sizes": {
+        parameters: {
+            query: {
+                commit: string;
+                dataset: string;
+                codecs?: string;
+                group_by?: "branch" | "type_class" | "file";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchSizesOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-post_branch_sizes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchSizesUpload"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchSizesStored"];
                 };
             };
             /** @description bad request */
