@@ -70,3 +70,32 @@ def test_bad_uploads_and_queries_are_clear_errors(client, auth, sizes) -> None:
     r = client.get("/api/v1/branch-sizes", params={"commit": commit, "dataset": "nanoaod",
                                                    "group_by": "tree"}, headers=auth)
     assert r.status_code == 422 and "group_by" in r.text
+
+
+def test_a_change_of_the_winning_setting_is_listed(client, auth) -> None:
+    """Recommendations over history: commit 2 makes ZSTD-5 larger than ZLIB-1 (as PR #21753's
+    shapes do), so a size-only model's winner flips there, and only there."""
+    shas = [f"{i}" * 40 for i in (1, 2, 3)]
+    for sha, zstd_scale in zip(shas, (1.0, 1.3, 1.3), strict=True):
+        doc = document(commit=sha)
+        for r in doc["results"]:
+            if r["setting"] == 505:
+                r["compressed_bytes"] = int(r["compressed_bytes"] * zstd_scale)
+                r["ratio"] = r["uncompressed_bytes"] / r["compressed_bytes"]
+            if r["setting"] == 207:  # leave LZMA out of this comparison
+                r["compressed_bytes"] = 900_000
+                r["ratio"] = r["uncompressed_bytes"] / r["compressed_bytes"]
+        assert client.post("/api/v1/results", json=doc, headers=auth).status_code < 300
+    r = client.get("/api/v1/recommend/history", headers=auth, params={
+        "machine": "bench-01", "dataset": "nanoaod", "cpu_per_core_hour": 0})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert [p["recommended"] for p in out["points"]] == ["505", "101", "101"]
+    assert [(c["previous_sha"], c["sha"], c["from"], c["to"]) for c in out["changes"]] == [
+        (shas[0], shas[1], "505", "101")]
+    bad = client.get("/api/v1/recommend/history", headers=auth, params={
+        "machine": "bench-01", "dataset": "nanoaod", "reads_per_file": -1})
+    assert bad.status_code == 422 and "reads_per_file" in bad.text
+    unknown = client.get("/api/v1/recommend/history", headers=auth, params={
+        "machine": "nope", "dataset": "nanoaod"})
+    assert unknown.status_code == 404

@@ -136,3 +136,37 @@ class BranchSizesOut(BaseModel):
     codecs: str
     group_by: Literal["branch", "type_class", "file"]
     groups: list[SizeGroupOut]
+
+
+class WinnerPoint(BaseModel):
+    sha: str
+    order: int
+    codec_set_id: int | None
+    recommended: str
+    margin: float | None
+    settings: int
+
+
+class WinnerChange(BaseModel):
+    sha: str
+    order: int
+    codec_set_id: int | None
+    previous_sha: str
+    from_: str = Field(alias="from")
+    to: str
+    margin: float | None
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class RecommendHistoryOut(BaseModel):
+    machine: str
+    dataset: str
+    points: list[WinnerPoint]
+    changes: list[WinnerChange]
+
+
+class CostModelQuery(CostModelIn):
+    """The cost model as query parameters, next to the endpoint's own ones."""
+
+    model_config = ConfigDict(extra="ignore")

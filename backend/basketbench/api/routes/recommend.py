@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from sqlalchemy import select
 
 from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
@@ -13,13 +13,16 @@ from basketbench.schemas.recommend import (
     BranchSizesOut,
     BranchSizesStored,
     BranchSizesUpload,
+    CostModelQuery,
     RecommendationOut,
+    RecommendHistoryOut,
     RecommendIn,
 )
 from basketbench.services import branch_sizes
 from basketbench.services.errors import NotFound
 from basketbench.services.lookup import get_commit, get_dataset
 from basketbench.services.recommend import Candidate, CostModel, recommend
+from basketbench.services.recommend_history import winners_over_history
 
 router = APIRouter(tags=["recommend"], dependencies=[ReadAccess])
 
@@ -47,6 +50,16 @@ def get_branch_sizes(
     groups = [g.as_dict() for g in branch_sizes.aggregate(rows, group_by)]
     return {"commit": c.sha, "dataset": ds.name, "codecs": codecs, "group_by": group_by,
             "groups": groups}
+
+
+@router.get("/recommend/history", response_model=RecommendHistoryOut)
+def get_recommend_history(
+    session: SessionDep, machine: str, dataset: str,
+    model: Annotated[CostModelQuery, Query()],
+    limit: Annotated[int, Query(ge=1, le=5000)] = 500,
+) -> Any:
+    """The winning setting on each of the newest `limit` commits, and where it changed."""
+    return winners_over_history(session, machine, dataset, CostModel(**model.model_dump()), limit)
 
 
 upload_router = APIRouter(tags=["recommend"])
