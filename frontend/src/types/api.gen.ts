@@ -529,6 +529,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recommend History
+         * @description The winning setting on each of the newest `limit` commits, and where it changed.
+         */
+        get: operations["recommend-get_recommend_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1507,6 +1527,17 @@ export interface components {
             /** Pareto */
             pareto: boolean;
         };
+        /** RecommendHistoryOut */
+        RecommendHistoryOut: {
+            /** Machine */
+            machine: string;
+            /** Dataset */
+            dataset: string;
+            /** Points */
+            points: components["schemas"]["WinnerPoint"][];
+            /** Changes */
+            changes: components["schemas"]["WinnerChange"][];
+        };
         /** RecommendIn */
         RecommendIn: {
             /** Candidates */
@@ -1927,6 +1958,38 @@ export interface components {
              * @default false
              */
             ignored: boolean;
+        };
+        /** WinnerChange */
+        WinnerChange: {
+            /** Sha */
+            sha: string;
+            /** Order */
+            order: number;
+            /** Codec Set Id */
+            codec_set_id: number | null;
+            /** Previous Sha */
+            previous_sha: string;
+            /** From */
+            from: string;
+            /** To */
+            to: string;
+            /** Margin */
+            margin: number | null;
+        };
+        /** WinnerPoint */
+        WinnerPoint: {
+            /** Sha */
+            sha: string;
+            /** Order */
+            order: number;
+            /** Codec Set Id */
+            codec_set_id: number | null;
+            /** Recommended */
+            recommended: string;
+            /** Margin */
+            margin: number | null;
+            /** Settings */
+            settings: number;
         };
     };
     responses: never;
@@ -4426,6 +4489,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BranchSizesStored"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-get_recommend_history": {
+        parameters: {
+            query: {
+                machine: string;
+                dataset: string;
+                storage_per_tb_month?: number;
+                months?: number;
+                cpu_per_core_hour?: number;
+                reads_per_file?: number;
+                writes_per_file?: number;
+                network_mb_per_s?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendHistoryOut"];
                 };
             };
             /** @description bad request */
