@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from basketbench.commands import corpus, demo, run, server
+from basketbench.commands import advise, corpus, demo, run, server
 
 app = typer.Typer(
     help="Continuous performance tracking of ROOT's I/O compression.",
@@ -21,6 +21,9 @@ app.add_typer(server.token_app, name="token", help="Manage API tokens.")
 app.add_typer(server.db_app, name="db", help="Database migrations.")
 app.command("serve", help="Start the API (and the built dashboard).")(server.serve)
 app.command("run", help="Run the rzbench harness locally and print a table.")(run.run)
+app.command("advise", help="Which compression setting for this ROOT file? Measure and rank.")(
+    advise.advise_command
+)
 app.command("demo", help="Benchmark this machine end to end and serve the dashboard.")(demo.demo)
 
 

@@ -118,6 +118,12 @@ Basket parse_basket(const Ctx &c, const json &j, size_t i, size_t nfiles, const 
       if (!x->is_string() || x->get<std::string>() != xxh64_hex(b.raw.data(), b.raw.size()))
          c.fail(where + ": raw_xxh64 does not match the raw payload");
    }
+   auto tc = j.find("type_class");
+   if (tc != j.end() && !tc->is_null()) {
+      if (!tc->is_string())
+         c.fail(where + ": field 'type_class' must be a string");
+      b.type_class = tc->get<std::string>();
+   }
    auto rc = j.find("root_compressed");
    if (rc != j.end() && !rc->is_null())
       b.root_compressed = get_blob(c, *rc, payload, plen, where + ".root_compressed");
@@ -218,6 +224,8 @@ Bytes serialize_corpus(const Dataset &d)
                 {"raw", {off, b.raw.size()}},
                 {"raw_xxh64", xxh64_hex(b.raw.data(), b.raw.size())}};
       off += b.raw.size();
+      if (!b.type_class.empty())
+         j["type_class"] = b.type_class;
       if (b.root_compressed) {
          j["root_compressed"] = {off, b.root_compressed->size()};
          j["root_compressed_bytes"] = b.root_compressed->size();

@@ -6,6 +6,7 @@
 #include "rzbench/fingerprint.hpp"
 #include "rzbench/report.hpp"
 #include "rzbench/runner.hpp"
+#include "rzbench/sizes.hpp"
 #include "rzbench/synth.hpp"
 #include "rzbench/verify.hpp"
 
@@ -38,6 +39,8 @@ const char *kUsage =
    "                [--json FILE] [--csv FILE] [--markdown FILE] [--quiet] [--root-commit SHA]\n"
    "                [--context-json JSON] [--progress]\n"
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
+   "  rzbench sizes [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]|all] [--settings 101,505]\n"
+   "                [--preconditioners none] [--json FILE] [--progress]\n"
    "  rzbench synth NAME -o FILE.bbc\n"
    "  rzbench fingerprint\n"
    "  rzbench version\n";
@@ -264,6 +267,71 @@ int cmd_verify(Args &a)
    return v["failures"].empty() ? 0 : 1;
 }
 
+void print_branch_progress(size_t done, size_t total)
+{
+   std::cerr << "progress " << done << " " << total << "\n";
+}
+
+// Exact compressed bytes of every branch at every setting (no timing): docs/RZBENCH_CLI.md.
+int cmd_sizes(Args &a)
+{
+   std::vector<std::string> corpora, synthetic;
+   std::vector<int> settings{101, 505};
+   std::vector<Preconditioner> preconditioners{Preconditioner::kNone};
+   std::string json_out = "-";
+   bool progress = false;
+   while (!a.done()) {
+      const std::string opt = a.next();
+      if (opt == "--corpus")
+         corpora.push_back(a.value(opt));
+      else if (opt == "--synthetic") {
+         for (const auto &n : split(a.value(opt))) {
+            if (n == "all")
+               synthetic.insert(synthetic.end(), synthetic_names().begin(), synthetic_names().end());
+            else if (is_synthetic_name(n))
+               synthetic.push_back(n);
+            else
+               throw UsageError("unknown synthetic dataset '" + n + "'");
+         }
+      } else if (opt == "--settings") {
+         settings.clear();
+         for (const auto &s : split(a.value(opt))) {
+            const int v = static_cast<int>(parse_int(s, "setting", 0, 599));
+            const std::string err = check_setting(v);
+            if (!err.empty())
+               throw UsageError(err);
+            settings.push_back(v);
+         }
+      } else if (opt == "--preconditioners") {
+         preconditioners.clear();
+         for (const auto &s : split(a.value(opt))) {
+            Preconditioner p;
+            if (!parse_preconditioner(s, p))
+               throw UsageError("unknown preconditioner '" + s + "'");
+            preconditioners.push_back(p);
+         }
+      } else if (opt == "--json")
+         json_out = a.value(opt);
+      else if (opt == "--progress")
+         progress = true;
+      else
+         throw UsageError("unknown option '" + opt + "'");
+   }
+   if (corpora.empty() && synthetic.empty())
+      throw UsageError("sizes needs --corpus FILE.bbc or --synthetic NAME");
+   std::vector<SizeConfig> configs;
+   for (int s : settings)
+      for (Preconditioner p : preconditioners)
+         configs.push_back({s, p});
+   json datasets = json::array();
+   for (const auto &p : corpora)
+      datasets.push_back(branch_sizes(read_corpus(p), configs, progress ? print_branch_progress : nullptr));
+   for (const auto &n : synthetic)
+      datasets.push_back(branch_sizes(make_synthetic(n), configs, progress ? print_branch_progress : nullptr));
+   write_output(json_out, json{{"datasets", datasets}}.dump(2) + "\n");
+   return 0;
+}
+
 int cmd_synth(Args &a)
 {
    std::string name, out;
@@ -301,6 +369,8 @@ int main(int argc, char **argv)
          return cmd_verify(args);
       if (cmd == "synth")
          return cmd_synth(args);
+      if (cmd == "sizes")
+         return cmd_sizes(args);
       if (cmd == "fingerprint") {
          std::cout << machine_fingerprint().dump(2) << "\n";
          return 0;

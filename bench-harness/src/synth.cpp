@@ -15,8 +15,10 @@ namespace {
 // Collects one branch's entries and cuts them into baskets.
 class BranchWriter {
 public:
-   BranchWriter(std::string branch, int element_size, bool variable, size_t basket_size)
-      : branch_(std::move(branch)), esize_(element_size), variable_(variable), basket_size_(basket_size)
+   BranchWriter(std::string branch, int element_size, bool variable, size_t basket_size,
+                std::string type_class = "")
+      : branch_(std::move(branch)), esize_(element_size), variable_(variable), basket_size_(basket_size),
+        type_class_(std::move(type_class))
    {
    }
 
@@ -42,6 +44,28 @@ public:
             be[i * sizeof(T) + k] = tmp[is_little() ? sizeof(T) - 1 - k : k];
       }
       add(be.data(), be.size());
+   }
+
+   // One entry of an RVec<T> object branch as RDataFrame's Snapshot writes it (seen in the
+   // baskets of a real skim by ROOT 6.40): byte count (0x40000000 | bytes that follow),
+   // class version 10 (2 bytes), element count (int32), then the elements; all big-endian.
+   template <class T>
+   void add_rvec(const std::vector<T> &v)
+   {
+      const uint32_t count = 0x40000000u | static_cast<uint32_t>(6 + v.size() * sizeof(T));
+      const uint32_t n = static_cast<uint32_t>(v.size());
+      std::vector<uint8_t> e{static_cast<uint8_t>(count >> 24), static_cast<uint8_t>(count >> 16),
+                             static_cast<uint8_t>(count >> 8),  static_cast<uint8_t>(count),
+                             0,                                 10,
+                             static_cast<uint8_t>(n >> 24),     static_cast<uint8_t>(n >> 16),
+                             static_cast<uint8_t>(n >> 8),      static_cast<uint8_t>(n)};
+      for (const T &x : v) {
+         uint8_t tmp[sizeof(T)];
+         std::memcpy(tmp, &x, sizeof(T));
+         for (size_t k = 0; k < sizeof(T); ++k)
+            e.push_back(tmp[is_little() ? sizeof(T) - 1 - k : k]);
+      }
+      add(e.data(), e.size());
    }
 
    std::vector<Basket> finish()
@@ -71,6 +95,7 @@ private:
       b.entries = starts_.size();
       b.data_bytes = data_.size();
       b.raw = data_;
+      b.type_class = type_class_;
       if (variable_) {
          b.entry_offsets = starts_;
          append_offset_array(b.raw, starts_);
@@ -84,6 +109,7 @@ private:
    int esize_;
    bool variable_;
    size_t basket_size_;
+   std::string type_class_;
    Bytes data_;
    std::vector<uint64_t> starts_;
    std::vector<Basket> out_;
@@ -253,6 +279,34 @@ Dataset make_zeros()
    return assemble("zeros", br);
 }
 
+// A skimmed analysis output (ROOT PR #21753's case): selected-object RVec branches where
+// `empty_percent` % of the entries hold no object, the others 1..3 objects.
+Dataset make_rvec_empty(int empty_percent)
+{
+   Xoshiro256 r(0x52564543u + static_cast<uint64_t>(empty_percent)); // "RVEC" + share
+   std::vector<BranchWriter> br;
+   br.emplace_back("Sel_pt", 4, true, kDefaultBasketSize, "float");
+   br.emplace_back("Sel_eta", 4, true, kDefaultBasketSize, "float");
+   br.emplace_back("Sel_charge", 4, true, kDefaultBasketSize, "integer");
+   for (int ev = 0; ev < 20000; ++ev) {
+      const bool empty = r.below(100) < static_cast<uint64_t>(empty_percent);
+      const size_t n = empty ? 0 : static_cast<size_t>(1 + r.below(3));
+      std::vector<float> pt(n), eta(n);
+      std::vector<int32_t> q(n);
+      for (size_t i = 0; i < n; ++i) {
+         pt[i] = static_cast<float>(30.0 + 150.0 * r.uniform() * r.uniform());
+         eta[i] = static_cast<float>(gauss(r, 0.0, 1.2));
+         q[i] = r.below(2) != 0 ? 1 : -1;
+      }
+      br[0].add_rvec(pt);
+      br[1].add_rvec(eta);
+      br[2].add_rvec(q);
+   }
+   return assemble("rvec-empty-" + std::to_string(empty_percent), br);
+}
+
+const int kEmptyPercents[] = {0, 50, 60, 70, 80, 90, 95, 99, 100};
+
 } // namespace
 
 const std::vector<std::string> &synthetic_names()
@@ -262,9 +316,23 @@ const std::vector<std::string> &synthetic_names()
    return names;
 }
 
+const std::vector<std::string> &shape_names()
+{
+   static const std::vector<std::string> names = [] {
+      std::vector<std::string> n;
+      for (int p : kEmptyPercents)
+         n.push_back("rvec-empty-" + std::to_string(p));
+      return n;
+   }();
+   return names;
+}
+
 bool is_synthetic_name(const std::string &name)
 {
    for (const auto &n : synthetic_names())
+      if (n == name)
+         return true;
+   for (const auto &n : shape_names())
       if (n == name)
          return true;
    return false;
@@ -286,6 +354,9 @@ Dataset make_synthetic(const std::string &name)
       return make_random();
    if (name == "zeros")
       return make_zeros();
+   for (int p : kEmptyPercents)
+      if (name == "rvec-empty-" + std::to_string(p))
+         return make_rvec_empty(p);
    throw std::invalid_argument("unknown synthetic dataset '" + name + "'");
 }
 

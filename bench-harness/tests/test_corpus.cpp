@@ -2,6 +2,7 @@
 // CorpusError (never a crash).
 #include "rzbench/corpus.hpp"
 #include "rzbench/framing.hpp"
+#include "rzbench/sizes.hpp"
 #include "rzbench/synth.hpp"
 #include "rzbench/verify.hpp"
 #include "test_util.hpp"
@@ -176,4 +177,27 @@ TEST(Corpus, EveryTruncationIsAnError)
 TEST(Corpus, MissingFileIsAnError)
 {
    EXPECT_THROW(read_corpus("/nonexistent/dir/x.bbc"), CorpusError);
+}
+
+TEST(Corpus, TypeClassRoundTripAndBranchSizes)
+{
+   const Dataset d = make_synthetic("rvec-empty-90");
+   const Dataset back = parse_corpus(serialize_corpus(d), "mem.bbc");
+   ASSERT_EQ(back.baskets.size(), d.baskets.size());
+   for (size_t i = 0; i < d.baskets.size(); ++i)
+      EXPECT_EQ(back.baskets[i].type_class, d.baskets[i].type_class);
+   // Per-branch sizes add up to the branch's baskets, each at most its raw size.
+   const auto j = branch_sizes(back, {{101, Preconditioner::kNone}, {505, Preconditioner::kShuffle}});
+   ASSERT_EQ(j["branches"].size(), 3u);
+   uint64_t raw = 0;
+   for (const auto &b : j["branches"]) {
+      raw += b["raw_bytes"].get<uint64_t>();
+      for (const auto &s : b["sizes"]) {
+         EXPECT_GT(s["compressed_bytes"].get<uint64_t>(), 0u);
+         EXPECT_LT(s["compressed_bytes"].get<uint64_t>(), b["raw_bytes"].get<uint64_t>());
+      }
+   }
+   EXPECT_EQ(raw, dataset_bytes(d));
+   EXPECT_EQ(j["branches"][0]["type_class"], "float");
+   EXPECT_EQ(j["branches"][2]["type_class"], "integer");
 }

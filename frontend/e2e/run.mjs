@@ -1,6 +1,6 @@
 // End-to-end browser tests of the dashboard against a live, seeded backend.
 // node e2e/run.mjs  (needs frontend/dist built, the venv, PostgreSQL, /usr/bin/chromium)
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRONTEND, launchChromium, seed, startBackend } from './backend.mjs';
 
@@ -687,6 +687,59 @@ async function main() {
         check(b && b.x + b.width <= 800, `configurations: "${h}" visible at 800 px (right edge ${b && Math.round(b.x + b.width)})`);
       }
       await narrow.close();
+    });
+
+    await test('recommend: sliders move the recommendation where the cost model says; an advise --json file ranks as the CLI did', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/recommend`));
+      await page.waitForSelector('[data-testid="rank-row"]', { timeout: 30_000 });
+      await page.waitForSelector(rendered('recommend'), { timeout: 30_000 });
+      // React listens to 'input': set a range input's value as a user drag would.
+      const slide = (key, value) => page.$eval(`[data-testid="slider-${key}"]`, (el, v) => {
+        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+        setter.call(el, String(v));
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, value);
+      const settled = async (model) => {
+        // The answer for exactly this model is on screen (not the previous one kept while fetching).
+        await until(page, (m) => {
+          const p = document.querySelector('[data-testid="recommendation"]');
+          return p && p.dataset.fetching === 'false' &&
+            Object.entries(m).every(([k, v]) => document.querySelector(`[data-testid="value-${k}"]`)?.textContent === String(v));
+        }, model);
+        return page.$$eval('[data-testid="rank-row"]', (rows) => rows.map((r) => ({
+          label: r.dataset.label, raw: Number(r.dataset.raw), size: Number(r.dataset.compressed),
+          c: Number(r.dataset.compress), d: Number(r.dataset.decompress) })));
+      };
+      const recommended = () => page.getAttribute('[data-testid="recommendation"]', 'data-recommended');
+      // CPU free: only storage counts, so the smallest setting must win.
+      await slide('cpu_per_core_hour', 0);
+      let rows = await settled({ cpu_per_core_hour: 0 });
+      const smallest = rows.reduce((a, b) => (b.size < a.size ? b : a));
+      check(await recommended() === smallest.label, `free CPU: the smallest setting ${smallest.label} wins (got ${await recommended()})`);
+      // Storage free, many reads, a fast network: the cost model's own arithmetic picks the winner.
+      await slide('storage_per_tb_month', 0);
+      await slide('cpu_per_core_hour', 2);
+      await slide('reads_per_file', 1000);
+      await slide('network_mb_per_s', 10000);
+      rows = await settled({ storage_per_tb_month: 0, cpu_per_core_hour: 2, reads_per_file: 1000, network_mb_per_s: 10000 });
+      const seconds = (r) => (r.raw / (r.c * 1e6) + r.size / 1e10) + 1000 * (r.raw / (r.d * 1e6) + r.size / 1e10);
+      const fastest = rows.reduce((a, b) => (seconds(b) < seconds(a) ? b : a));
+      check(await recommended() === fastest.label, `free storage, 1000 reads: ${fastest.label} wins as the cost model says (got ${await recommended()})`);
+      check(fastest.label !== smallest.label, `the recommendation moved (${smallest.label} -> ${fastest.label})`);
+      const legend = await page.locator('[data-plot="recommend"] .legend .traces').allTextContents();
+      check(legend.some((t) => t.includes('recommended')), `the plot marks the chosen point (${legend.join(', ')})`);
+      // The CLI's own output (tests/fixtures/advise-hzz-zlib.json): same inputs, same ranking.
+      const advice = JSON.parse(readFileSync(path.join(FRONTEND, '..', 'tests', 'fixtures', 'advise-hzz-zlib.json'), 'utf8'));
+      await page.setInputFiles('[data-testid="advice-file"]', path.join(FRONTEND, '..', 'tests', 'fixtures', 'advise-hzz-zlib.json'));
+      rows = await settled({ reads_per_file: advice.model.reads_per_file, cpu_per_core_hour: advice.model.cpu_per_core_hour });
+      const labels = rows.map((r) => r.label);
+      const cli = advice.ranking.map((r) => r.label);
+      check(JSON.stringify(labels) === JSON.stringify(cli), `page ranks the advise --json file as the CLI did (${labels.join(',')} vs ${cli.join(',')})`);
+      check(await recommended() === advice.recommended, `page recommends ${advice.recommended} like the CLI`);
+      await page.screenshot({ path: path.join(SHOTS, 'recommend.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
     });
 
     await test('/docs works offline (Swagger UI served by the API)', async () => {

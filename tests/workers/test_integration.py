@@ -9,6 +9,7 @@ with exactly one result set stored.
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -124,6 +125,18 @@ def test_webhook_runs_every_commit_with_cache_hit_and_regression(
     assert len(base_results) == len(slow_results) == base["result_count"]
     sizes = {(r["dataset"], r["setting"]): r["compressed_bytes"] for r in base_results}
     assert sizes == {(r["dataset"], r["setting"]): r["compressed_bytes"] for r in slow_results}
+    # Issue 21: each run also stored its exact per-branch sizes (rzbench sizes, under the
+    # document's codec set); per file they add up to the results' sizes.
+    log = (run_dir(worker_dir, api.url, base["id"]) / "run.log").read_text()
+    uploaded = re.search(r"branch sizes: \d+ dataset\(s\) uploaded \((.+)\)", log)
+    assert uploaded, log[-2000:]
+    for (dataset, setting), compressed in sizes.items():
+        if setting == 0:
+            continue
+        [whole] = get(api, "/branch-sizes", commit=base["commit"], dataset=dataset,
+                      codecs=uploaded.group(1), group_by="file")["groups"]
+        assert {s["setting"]: s["compressed_bytes"] for s in whole["sizes"]
+                if s["preconditioner"] == "none"}[setting] == compressed, (dataset, setting)
     before, after = lz4_decompress_medians(base_results), lz4_decompress_medians(slow_results)
     assert before and before.keys() == after.keys()
     ratios = [after[d] / before[d] for d in before]

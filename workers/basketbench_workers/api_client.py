@@ -84,6 +84,13 @@ class ApiClient:
             )
         )
 
+    def post_branch_sizes(
+        self, commit: str, dataset: str, codecs: str, branches: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Exact per-branch sizes (`rzbench sizes`) of a dataset on a commit's codecs."""
+        body = {"commit": commit, "dataset": dataset, "codecs": codecs, "branches": branches}
+        return dict(self._request("POST", "/branch-sizes", json=body))
+
     # changes
     def post_bisection_range(self, change_id: int, commits: list[dict[str, Any]]) -> dict[str, Any]:
         body = {"commits": commits}

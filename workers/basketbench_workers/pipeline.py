@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from basketbench.harness.root_release import available as available_releases
+from basketbench.harness.rzbench import run_sizes
 
 from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.attempts import AttemptCounter
@@ -40,7 +41,7 @@ from basketbench_workers.profiles import Profile, ProfileError, choose_profile, 
 from basketbench_workers.registration import ensure_registered, load_state, state_file
 from basketbench_workers.releases import release_build, release_by_id, release_by_tag
 from basketbench_workers.reporting import TERMINAL_STATUSES, RunReporter
-from basketbench_workers.suites import SuiteError, get_suite
+from basketbench_workers.suites import Suite, SuiteError, get_suite
 from basketbench_workers.toolchain import detect_toolchain
 
 log = logging.getLogger(__name__)
@@ -371,6 +372,7 @@ def _stages(
     answer = api.post_results(run_id, document.read_bytes())
     with log_path.open("a") as fh:
         fh.write(f"uploaded: {json.dumps(answer)}\n")
+    upload_branch_sizes(api, build.rzbench, suite, corpora, sha, document, log_path)
     if rc == 1:
         reporter.failed(
             "some results failed (codec error or round-trip mismatch); stored with their error",
@@ -411,6 +413,22 @@ def record_build(document: Path, profile: Profile, harness_hash: str) -> None:
     doc["build"] = {"profile": profile.name, "profile_version": profile.version,
                     "harness_hash": harness_hash}
     document.write_text(json.dumps(doc))
+def upload_branch_sizes(api: ApiClient, rzbench: Path, suite: Suite, corpora: list[Path],
+                        sha: str, document: Path, log_path: Path) -> None:
+    """Exact compressed bytes per branch and setting of the run's datasets (`rzbench sizes`,
+    one compression per basket: cheap next to the timed passes), under the codec set of the
+    uploaded document. Best effort: a failure is logged; the run's results stand."""
+    try:
+        codecs = (json.loads(document.read_text()).get("codecs") or {}).get("set") or "host"
+        datasets = run_sizes(corpora=corpora, synthetic=suite.synthetic, settings=suite.settings,
+                             preconditioners=suite.preconditioners, binary=rzbench, timeout=600)
+        for d in datasets:
+            api.post_branch_sizes(sha, d["dataset"], str(codecs), d["branches"])
+        message = f"branch sizes: {len(datasets)} dataset(s) uploaded ({codecs})"
+    except Exception as exc:  # never fail a measured run over its per-branch extra
+        message = f"branch sizes not uploaded: {type(exc).__name__}: {exc}"
+    with log_path.open("a") as fh:
+        fh.write(message + "\n")
 
 
 def record_codecs(document: Path, codec_set: CodecSet) -> None:

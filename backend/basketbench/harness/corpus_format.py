@@ -30,6 +30,10 @@ class CorpusFormatError(ValueError):
     """A corpus file that is not a valid version-1 corpus (the message says why)."""
 
 
+# A branch's kind of data (docs/CORPUS_FORMAT.md): per-branch results aggregate by it.
+TYPE_CLASSES = ("float", "integer", "boolean", "counts", "string", "object")
+
+
 def xxh64_hex(data: bytes) -> str:
     return xxhash.xxh64(data, seed=0).hexdigest()
 
@@ -60,6 +64,7 @@ class Basket:
     # Optional extensions (readers of the format ignore unknown fields):
     fcompress: int | None = None  # the branch's own fCompress, when it differs from the file's
     embedded: bool = False  # stored inside the TBranch, never compressed by ROOT as a basket
+    type_class: str | None = None  # float, integer, boolean, counts, string, object (TYPE_CLASSES)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -80,6 +85,8 @@ class Basket:
             out["fcompress"] = self.fcompress
         if self.embedded:
             out["embedded"] = True
+        if self.type_class is not None:
+            out["type_class"] = self.type_class
         return out
 
 
@@ -190,6 +197,7 @@ class CorpusWriter:
         root_compressed: bytes | None,
         fcompress: int | None = None,
         embedded: bool = False,
+        type_class: str | None = None,
     ) -> Basket:
         raw_blob = self._append(raw)
         self._checksum.update(raw)
@@ -209,6 +217,7 @@ class CorpusWriter:
             root_compressed_bytes=len(root_compressed) if root_compressed is not None else 0,
             fcompress=fcompress,
             embedded=embedded,
+            type_class=type_class,
         )
         self.baskets.append(record)
         return record
@@ -338,6 +347,9 @@ def _parse_basket(i: int, item: Any, path: Path, payload_len: int, n_files: int)
     if len(digest) != 16 or any(c not in "0123456789abcdef" for c in digest):
         raise _fail(path, f"{where}.raw_xxh64 must be 16 lower-case hex digits")
     fcompress = item.get("fcompress")
+    type_class = item.get("type_class")
+    if type_class is not None and type_class not in TYPE_CLASSES:
+        raise _fail(path, f"{where}.type_class must be one of {', '.join(TYPE_CLASSES)}")
     return Basket(
         file=file_index,
         tree=_str(item["tree"], f"{where}.tree", path),
@@ -353,6 +365,7 @@ def _parse_basket(i: int, item: Any, path: Path, payload_len: int, n_files: int)
         root_compressed_bytes=comp_bytes,
         fcompress=None if fcompress is None else _int(fcompress, f"{where}.fcompress", path),
         embedded=bool(item.get("embedded", False)),
+        type_class=type_class,
     )
 
 

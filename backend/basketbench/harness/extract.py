@@ -113,6 +113,49 @@ def element_size(branch: Any) -> int:
     return size if size in (1, 2, 4, 8) else 1
 
 
+_KIND_CLASS = {"f": "float", "i": "integer", "u": "integer", "b": "boolean"}
+
+
+def type_class(branch: Any, count_branches: frozenset[str] = frozenset()) -> str:
+    """The branch's kind of data (docs/CORPUS_FORMAT.md `type_class`).
+
+    `counts` for a collection's size branch (another branch's fLeafCount, e.g. nJet);
+    numbers by their dtype (a jagged branch by its content's); `string` for strings;
+    everything else, including what uproot cannot interpret, is `object`.
+    """
+    import uproot
+
+    if branch.name in count_branches:
+        return "counts"
+    try:
+        interpretation = branch.interpretation
+    except Exception:  # uproot raises many kinds for branches it cannot interpret
+        return "object"
+    if isinstance(interpretation, uproot.interpretation.strings.AsStrings):
+        return "string"
+    if isinstance(interpretation, uproot.interpretation.jagged.AsJagged):
+        interpretation = interpretation.content
+    if not isinstance(interpretation, uproot.interpretation.numerical.AsDtype):
+        return "object"
+    dtype = interpretation.from_dtype
+    kinds = {v[0].base.kind for v in dtype.fields.values()} if dtype.fields else {dtype.base.kind}
+    classes = {_KIND_CLASS.get(k, "object") for k in kinds}
+    return classes.pop() if len(classes) == 1 else "object"
+
+
+def count_branch_names(tree: Any) -> frozenset[str]:
+    """Names of the branches that hold the sizes of other branches' collections."""
+    names = set()
+    for _path, branch in tree.iteritems(recursive=True):
+        try:
+            count = branch.count_branch
+        except Exception:  # not a jagged leaf
+            continue
+        if count is not None:
+            names.add(count.name)
+    return frozenset(names)
+
+
 def normal_basket_count(branch: Any) -> int:
     """Baskets written as their own TKey (uproot's rule: stop at seek 0 or fWriteBasket)."""
     count = 0
@@ -210,8 +253,9 @@ class _Extractor:
         for name, cycle in trees:
             tree = root_file[f"{name};{cycle}"]
             summary.trees.append(name)
+            counts = count_branch_names(tree)
             for branch_path, branch in tree.iteritems(recursive=True):
-                for item in self._branch_baskets(path, branch, fcompress, raw_fh):
+                for item in self._branch_baskets(path, branch, fcompress, raw_fh, counts):
                     if file_index is None:
                         file_index = self.writer.add_file(path.name, fcompress, _sha256(path))
                     record = self.writer.add_basket(
@@ -228,12 +272,18 @@ class _Extractor:
         return summary
 
     def _branch_baskets(
-        self, path: Path, branch: Any, file_fcompress: int, raw_fh: IO[bytes]
+        self,
+        path: Path,
+        branch: Any,
+        file_fcompress: int,
+        raw_fh: IO[bytes],
+        count_branches: frozenset[str],
     ) -> Iterator[dict[str, Any]]:
         branch_fcompress = int(branch.member("fCompress"))
         fcompress = branch_fcompress if branch_fcompress >= 0 else file_fcompress
         common = {
             "element_size": element_size(branch),
+            "type_class": type_class(branch, count_branches),
             "fcompress": fcompress if fcompress != file_fcompress else None,
         }
         count = normal_basket_count(branch)

@@ -205,3 +205,36 @@ def run_verify(
             raise RzbenchError(stderr or _exit_description(code), code)
         report: dict[str, Any] = json.loads(out.read_text())
     return code, report
+
+
+def run_sizes(
+    *,
+    corpora: Sequence[Path] = (),
+    synthetic: Sequence[str] = (),
+    settings: Sequence[int] = (101, 505),
+    preconditioners: Sequence[str] = ("none",),
+    binary: Path | None = None,
+    progress: ProgressCallback | None = None,
+    timeout: float | None = None,
+) -> list[dict[str, Any]]:
+    """Run `rzbench sizes`: exact compressed bytes per branch and setting, per dataset."""
+    binary = binary or locate_rzbench()
+    args = ["sizes"]
+    for corpus in corpora:
+        args += ["--corpus", str(corpus)]
+    if synthetic:
+        args += ["--synthetic", ",".join(synthetic)]
+    args += ["--settings", ",".join(str(s) for s in settings)]
+    args += ["--preconditioners", ",".join(preconditioners)]
+    with tempfile.TemporaryDirectory(prefix="rzbench-sizes-") as tmp:
+        out = Path(tmp) / "sizes.json"
+        code, stderr = _run(
+            binary,
+            [*args, "--json", str(out), *(["--progress"] if progress else [])],
+            progress,
+            timeout,
+        )
+        if code != EXIT_OK or not out.is_file():
+            raise RzbenchError(stderr or _exit_description(code), code)
+        datasets: list[dict[str, Any]] = json.loads(out.read_text())["datasets"]
+    return datasets

@@ -1,6 +1,7 @@
 """SQLAlchemy 2 ORM models; importing this package registers every table."""
 
 from basketbench.models.base import Base
+from basketbench.models.branch_size import BranchSize
 from basketbench.models.change import Change, NotificationDelivery, PendingDetection
 from basketbench.models.codecs import CodecSet
 from basketbench.models.commit import Commit, Repository
@@ -11,7 +12,8 @@ from basketbench.models.result import Result, ResultDocument
 from basketbench.models.run import Run, RunDispatch
 
 __all__ = [
-    "ApiToken", "Base", "Change", "CodecSet", "Commit", "Configuration", "Dataset", "Machine",
-    "NotificationDelivery", "PendingDetection", "Repository", "Result", "ResultDocument", "Run",
+    "ApiToken", "Base", "BranchSize", "Change", "CodecSet", "Commit", "Configuration", "Dataset",
+    "Machine", "NotificationDelivery", "PendingDetection", "Repository", "Result",
+    "ResultDocument", "Run",
     "RunDispatch", "WebhookDelivery",
 ]

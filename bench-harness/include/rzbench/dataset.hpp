@@ -29,6 +29,7 @@ struct Basket {
    Bytes raw;                                           // exactly what ROOT compressed
    std::optional<Bytes> root_compressed;                // ROOT's framed blocks, if any
    std::optional<int> fcompress;                        // the branch's own setting, when not the file's
+   std::string type_class;                              // float, integer, boolean, counts, string, object; "" = unknown
 };
 
 struct Dataset {

@@ -3,6 +3,7 @@ import { ChangesPage } from '@/features/changes/components/changes-page';
 import { ComparePage } from '@/features/compare/components/compare-page';
 import { ConfigurationsPage } from '@/features/configurations/components/configurations-page';
 import { HistoryPage } from '@/features/history/components/history-page';
+import { RecommendPage } from '@/features/recommend/components/recommend-page';
 import { MachinesPage } from '@/features/machines/components/machines-page';
 import { RunsPage } from '@/features/runs/components/runs-page';
 import { TradeoffPage } from '@/features/tradeoff/components/tradeoff-page';
@@ -24,6 +25,7 @@ const router = createBrowserRouter([
       { path: paths.history.path, element: <HistoryPage /> },
       { path: paths.compare.path, element: <ComparePage /> },
       { path: paths.changes.path, element: <ChangesPage /> },
+      { path: paths.recommend.path, element: <RecommendPage /> },
       { path: paths.runs.path, element: <RunsPage /> },
       { path: paths.machines.path, element: <MachinesPage /> },
       { path: paths.configurations.path, element: <ConfigurationsPage /> },

@@ -3,6 +3,7 @@ export const paths = {
   history: { path: '/history', label: 'History' },
   compare: { path: '/compare', label: 'Compare' },
   changes: { path: '/changes', label: 'Changes' },
+  recommend: { path: '/recommend', label: 'Recommend' },
   runs: { path: '/runs', label: 'Runs' },
   machines: { path: '/machines', label: 'Machines' },
   configurations: { path: '/configurations', label: 'Configurations' },

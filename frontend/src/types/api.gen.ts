@@ -490,6 +490,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Recommend
+         * @description Ranking, Pareto set, margin and sensitivity of the given measured settings.
+         */
+        post: operations["recommend-post_recommend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/branch-sizes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Branch Sizes
+         * @description Exact compressed bytes summed per branch, type class or file, with byte shares.
+         */
+        get: operations["recommend-get_branch_sizes"];
+        put?: never;
+        /**
+         * Post Branch Sizes
+         * @description Store `rzbench sizes` branches of a dataset on a commit (replaces an earlier upload).
+         */
+        post: operations["recommend-post_branch_sizes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recommend/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recommend History
+         * @description The winning setting on each of the newest `limit` commits, and where it changed.
+         */
+        get: operations["recommend-get_recommend_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -504,6 +568,76 @@ export interface components {
             };
             /** Run Ids */
             run_ids: number[];
+        };
+        /**
+         * BranchSizesIn
+         * @description One branch of `rzbench sizes` output (docs/RZBENCH_CLI.md).
+         */
+        BranchSizesIn: {
+            /**
+             * File
+             * @default
+             */
+            file: string;
+            /**
+             * Tree
+             * @default
+             */
+            tree: string;
+            /** Branch */
+            branch: string;
+            /** Type Class */
+            type_class?: ("float" | "integer" | "boolean" | "counts" | "string" | "object") | null;
+            /** Baskets */
+            baskets: number;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Sizes */
+            sizes: components["schemas"]["SizeIn"][];
+        };
+        /** BranchSizesOut */
+        BranchSizesOut: {
+            /** Commit */
+            commit: string;
+            /** Dataset */
+            dataset: string;
+            /** Codecs */
+            codecs: string;
+            /**
+             * Group By
+             * @enum {string}
+             */
+            group_by: "branch" | "type_class" | "file";
+            /** Groups */
+            groups: components["schemas"]["SizeGroupOut"][];
+        };
+        /** BranchSizesStored */
+        BranchSizesStored: {
+            /** Commit */
+            commit: string;
+            /** Dataset */
+            dataset: string;
+            /** Codecs */
+            codecs: string;
+            /** Rows */
+            rows: number;
+        };
+        /**
+         * BranchSizesUpload
+         * @description Per-branch sizes of one dataset on one commit's codecs; replaces an earlier upload.
+         */
+        BranchSizesUpload: {
+            /** Commit */
+            commit: string;
+            /** Dataset */
+            dataset: string;
+            /**
+             * Codecs
+             * @default host
+             */
+            codecs: string;
+            /** Branches */
+            branches: components["schemas"]["BranchSizesIn"][];
         };
         /**
          * BuildOut
@@ -538,6 +672,28 @@ export interface components {
              * @description the ROOT commit the measured compression layer was built from; null for rootcompat
              */
             root_commit: string | null;
+        };
+        /**
+         * CandidateIn
+         * @description One measured setting: what `advise --json` lists under `measured`.
+         */
+        CandidateIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @default none
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
         };
         /** ChangeDetail */
         ChangeDetail: {
@@ -923,6 +1079,56 @@ export interface components {
             limit: number;
             /** Offset */
             offset: number;
+        };
+        /**
+         * CostModelIn
+         * @description The cost model; every field optional, defaults as `basketbench advise --help` states.
+         */
+        CostModelIn: {
+            /**
+             * Storage Per Tb Month
+             * @default 20
+             */
+            storage_per_tb_month: number;
+            /**
+             * Months
+             * @default 36
+             */
+            months: number;
+            /**
+             * Cpu Per Core Hour
+             * @default 0.05
+             */
+            cpu_per_core_hour: number;
+            /**
+             * Reads Per File
+             * @default 10
+             */
+            reads_per_file: number;
+            /**
+             * Writes Per File
+             * @default 1
+             */
+            writes_per_file: number;
+            /**
+             * Network Mb Per S
+             * @default 100
+             */
+            network_mb_per_s: number;
+        };
+        /** CrossingOut */
+        CrossingOut: {
+            /** Parameter */
+            parameter: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "below" | "above";
+            /** Value */
+            value: number;
+            /** Winner */
+            winner: string;
         };
         /** DatasetOut */
         DatasetOut: {
@@ -1412,6 +1618,71 @@ export interface components {
             /** Commits */
             commits: components["schemas"]["RangeCommit"][];
         };
+        /** RankedOut */
+        RankedOut: {
+            /** Rank */
+            rank: number;
+            /** Label */
+            label: string;
+            /** Setting */
+            setting: number;
+            /** Preconditioner */
+            preconditioner: string;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
+            /** Ratio */
+            ratio: number;
+            /** Cost Storage */
+            cost_storage: number;
+            /** Cost Write */
+            cost_write: number;
+            /** Cost Read */
+            cost_read: number;
+            /** Cost Total */
+            cost_total: number;
+            /** Pareto */
+            pareto: boolean;
+        };
+        /** RecommendHistoryOut */
+        RecommendHistoryOut: {
+            /** Machine */
+            machine: string;
+            /** Dataset */
+            dataset: string;
+            /** Points */
+            points: components["schemas"]["WinnerPoint"][];
+            /** Changes */
+            changes: components["schemas"]["WinnerChange"][];
+        };
+        /** RecommendIn */
+        RecommendIn: {
+            /** Candidates */
+            candidates: components["schemas"]["CandidateIn"][];
+            model?: components["schemas"]["CostModelIn"];
+        };
+        /** RecommendationOut */
+        RecommendationOut: {
+            model: components["schemas"]["CostModelIn"];
+            /** Recommended */
+            recommended: string;
+            /**
+             * Margin
+             * @description (runner-up - best) / best total cost; null alone
+             */
+            margin: number | null;
+            /** Summary */
+            summary: string;
+            /** Ranking */
+            ranking: components["schemas"]["RankedOut"][];
+            /** Sensitivity */
+            sensitivity: components["schemas"]["CrossingOut"][];
+        };
         /** Relative */
         Relative: {
             /** Ratio */
@@ -1620,6 +1891,50 @@ export interface components {
             /** Metric */
             metric: string;
         };
+        /** SizeGroupOut */
+        SizeGroupOut: {
+            /** Key */
+            key: string;
+            /** Type Class */
+            type_class: string | null;
+            /** Branches */
+            branches: number;
+            /** Baskets */
+            baskets: number;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /**
+             * Share
+             * @description of the dataset's uncompressed bytes
+             */
+            share: number;
+            /** Sizes */
+            sizes: components["schemas"]["SizeOut"][];
+        };
+        /** SizeIn */
+        SizeIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @default none
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Stored Baskets */
+            stored_baskets?: number | null;
+        };
+        /** SizeOut */
+        SizeOut: {
+            /** Setting */
+            setting: number;
+            /** Preconditioner */
+            preconditioner: string;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+        };
         /** SpeedStats */
         SpeedStats: {
             /** Median */
@@ -1766,6 +2081,38 @@ export interface components {
              * @default false
              */
             ignored: boolean;
+        };
+        /** WinnerChange */
+        WinnerChange: {
+            /** Sha */
+            sha: string;
+            /** Order */
+            order: number;
+            /** Codec Set Id */
+            codec_set_id: number | null;
+            /** Previous Sha */
+            previous_sha: string;
+            /** From */
+            from: string;
+            /** To */
+            to: string;
+            /** Margin */
+            margin: number | null;
+        };
+        /** WinnerPoint */
+        WinnerPoint: {
+            /** Sha */
+            sha: string;
+            /** Order */
+            order: number;
+            /** Codec Set Id */
+            codec_set_id: number | null;
+            /** Recommended */
+            recommended: string;
+            /** Margin */
+            margin: number | null;
+            /** Settings */
+            settings: number;
         };
     };
     responses: never;
@@ -4061,6 +4408,289 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BisectionOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-post_recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecommendIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-get_branch_sizes": {
+        parameters: {
+            query: {
+                commit: string;
+                dataset: string;
+                codecs?: string;
+                group_by?: "branch" | "type_class" | "file";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchSizesOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-post_branch_sizes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchSizesUpload"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchSizesStored"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-get_recommend_history": {
+        parameters: {
+            query: {
+                machine: string;
+                dataset: string;
+                storage_per_tb_month?: number;
+                months?: number;
+                cpu_per_core_hour?: number;
+                reads_per_file?: number;
+                writes_per_file?: number;
+                network_mb_per_s?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendHistoryOut"];
                 };
             };
             /** @description bad request */

@@ -1,0 +1,80 @@
+"""Rank measured settings under a cost model: the same engine as `basketbench advise`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+from sqlalchemy import select
+
+from basketbench.api.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.models import Dataset
+from basketbench.schemas.recommend import (
+    BranchSizesOut,
+    BranchSizesStored,
+    BranchSizesUpload,
+    CostModelQuery,
+    RecommendationOut,
+    RecommendHistoryOut,
+    RecommendIn,
+)
+from basketbench.services import branch_sizes
+from basketbench.services.errors import NotFound
+from basketbench.services.lookup import get_commit, get_dataset
+from basketbench.services.recommend import Candidate, CostModel, recommend
+from basketbench.services.recommend_history import winners_over_history
+
+router = APIRouter(tags=["recommend"], dependencies=[ReadAccess])
+
+
+@router.post("/recommend", response_model=RecommendationOut)
+def post_recommend(body: RecommendIn) -> Any:
+    """Ranking, Pareto set, margin and sensitivity of the given measured settings."""
+    model = CostModel(**body.model.model_dump())
+    candidates = [Candidate(**c.model_dump()) for c in body.candidates]
+    return recommend(candidates, model).as_dict()
+
+
+@router.get("/branch-sizes", response_model=BranchSizesOut)
+def get_branch_sizes(
+    session: SessionDep, commit: str, dataset: str, codecs: str = "host",
+    group_by: Literal["branch", "type_class", "file"] = "branch",
+) -> Any:
+    """Exact compressed bytes summed per branch, type class or file, with byte shares."""
+    c = get_commit(session, commit)
+    ds = get_dataset(session, dataset)
+    rows = branch_sizes.load(session, commit_id=c.id, dataset_id=ds.id, codecs=codecs)
+    if not rows:
+        raise NotFound(f"no branch sizes for dataset {dataset!r} on commit {commit!r} "
+                       f"(codecs {codecs!r})")
+    groups = [g.as_dict() for g in branch_sizes.aggregate(rows, group_by)]
+    return {"commit": c.sha, "dataset": ds.name, "codecs": codecs, "group_by": group_by,
+            "groups": groups}
+
+
+@router.get("/recommend/history", response_model=RecommendHistoryOut)
+def get_recommend_history(
+    session: SessionDep, machine: str, dataset: str,
+    model: Annotated[CostModelQuery, Query()],
+    limit: Annotated[int, Query(ge=1, le=5000)] = 500,
+) -> Any:
+    """The winning setting on each of the newest `limit` commits, and where it changed."""
+    return winners_over_history(session, machine, dataset, CostModel(**model.model_dump()), limit)
+
+
+upload_router = APIRouter(tags=["recommend"])
+
+
+@upload_router.post("/branch-sizes", response_model=BranchSizesStored, status_code=201)
+def post_branch_sizes(session: SessionDep, _token: TokenDep, body: BranchSizesUpload) -> Any:
+    """Store `rzbench sizes` branches of a dataset on a commit (replaces an earlier upload)."""
+    c = get_commit(session, body.commit)
+    ds = session.scalar(select(Dataset).where(Dataset.name == body.dataset))
+    if ds is None:
+        ds = Dataset(name=body.dataset)
+        session.add(ds)
+        session.flush()
+    n = branch_sizes.store(session, commit_id=c.id, dataset_id=ds.id, codecs=body.codecs,
+                           branches=[b.model_dump() for b in body.branches])
+    session.commit()
+    return {"commit": c.sha, "dataset": ds.name, "codecs": body.codecs, "rows": n}

@@ -1,0 +1,172 @@
+"""Recommendation requests and answers (services/recommend.py)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class CostModelIn(BaseModel):
+    """The cost model; every field optional, defaults as `basketbench advise --help` states."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    storage_per_tb_month: float = Field(20.0, ge=0, le=1e9, allow_inf_nan=False)
+    months: float = Field(36.0, ge=0, le=1e4, allow_inf_nan=False)
+    cpu_per_core_hour: float = Field(0.05, ge=0, le=1e6, allow_inf_nan=False)
+    reads_per_file: float = Field(10.0, ge=0, le=1e9, allow_inf_nan=False)
+    writes_per_file: float = Field(1.0, ge=0, le=1e9, allow_inf_nan=False)
+    network_mb_per_s: float = Field(100.0, ge=1e-6, le=1e9, allow_inf_nan=False)
+
+
+class CandidateIn(BaseModel):
+    """One measured setting: what `advise --json` lists under `measured`."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    setting: int = Field(ge=0, le=599)
+    preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
+    raw_bytes: int = Field(gt=0, le=2**62)
+    compressed_bytes: int = Field(gt=0, le=2**62)
+    compress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+    decompress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+
+
+class RecommendIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    candidates: list[CandidateIn] = Field(min_length=1, max_length=1000)
+    model: CostModelIn = Field(default_factory=CostModelIn)
+
+
+class RankedOut(BaseModel):
+    rank: int
+    label: str
+    setting: int
+    preconditioner: str
+    raw_bytes: int
+    compressed_bytes: int
+    compress_mb_s: float
+    decompress_mb_s: float
+    ratio: float
+    cost_storage: float
+    cost_write: float
+    cost_read: float
+    cost_total: float
+    pareto: bool
+
+
+class CrossingOut(BaseModel):
+    parameter: str
+    direction: Literal["below", "above"]
+    value: float
+    winner: str
+
+
+class RecommendationOut(BaseModel):
+    model: CostModelIn
+    recommended: str
+    margin: float | None = Field(description="(runner-up - best) / best total cost; null alone")
+    summary: str
+    ranking: list[RankedOut]
+    sensitivity: list[CrossingOut]
+
+
+class SizeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    setting: int = Field(ge=0, le=599)
+    preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
+    compressed_bytes: int = Field(ge=0, le=2**62)
+    stored_baskets: int | None = Field(default=None, ge=0)
+
+
+class BranchSizesIn(BaseModel):
+    """One branch of `rzbench sizes` output (docs/RZBENCH_CLI.md)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    file: str = Field("", max_length=1000)
+    tree: str = Field("", max_length=1000)
+    branch: str = Field(min_length=1, max_length=1000)
+    type_class: Literal["float", "integer", "boolean", "counts", "string", "object"] | None = None
+    baskets: int = Field(ge=0, le=2**31 - 1)
+    raw_bytes: int = Field(ge=0, le=2**62)
+    sizes: list[SizeIn] = Field(min_length=1, max_length=200)
+
+
+class BranchSizesUpload(BaseModel):
+    """Per-branch sizes of one dataset on one commit's codecs; replaces an earlier upload."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    commit: str = Field(min_length=4, max_length=64)
+    dataset: str = Field(min_length=1, max_length=300)
+    codecs: str = Field("host", min_length=1, max_length=100)
+    branches: list[BranchSizesIn] = Field(min_length=1, max_length=100_000)
+
+
+class BranchSizesStored(BaseModel):
+    commit: str
+    dataset: str
+    codecs: str
+    rows: int
+
+
+class SizeOut(BaseModel):
+    setting: int
+    preconditioner: str
+    compressed_bytes: int
+
+
+class SizeGroupOut(BaseModel):
+    key: str
+    type_class: str | None
+    branches: int
+    baskets: int
+    raw_bytes: int
+    share: float = Field(description="of the dataset's uncompressed bytes")
+    sizes: list[SizeOut]
+
+
+class BranchSizesOut(BaseModel):
+    commit: str
+    dataset: str
+    codecs: str
+    group_by: Literal["branch", "type_class", "file"]
+    groups: list[SizeGroupOut]
+
+
+class WinnerPoint(BaseModel):
+    sha: str
+    order: int
+    codec_set_id: int | None
+    recommended: str
+    margin: float | None
+    settings: int
+
+
+class WinnerChange(BaseModel):
+    sha: str
+    order: int
+    codec_set_id: int | None
+    previous_sha: str
+    from_: str = Field(alias="from")
+    to: str
+    margin: float | None
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class RecommendHistoryOut(BaseModel):
+    machine: str
+    dataset: str
+    points: list[WinnerPoint]
+    changes: list[WinnerChange]
+
+
+class CostModelQuery(CostModelIn):
+    """The cost model as query parameters, next to the endpoint's own ones."""
+
+    model_config = ConfigDict(extra="ignore")

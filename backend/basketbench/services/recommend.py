@@ -1,0 +1,285 @@
+"""Which compression setting to use: rank measured settings by what they cost.
+
+A pure function of measured numbers and a cost model (no database, no I/O), so the
+CLI (`basketbench advise`), the API and the dashboard rank with the very same code.
+
+The cost model is Squash's "transfer + processing" view, priced: every write
+compresses the raw bytes and moves the compressed bytes over the network; every read
+moves them and decompresses them; the compressed bytes are stored for `months`. Time
+(compute and transfer alike, since the core waits for the network) is charged at the
+price of a core-hour; storage at the price of a TB-month (decimal TB).
+
+    total = storage + writes * (raw / compress_speed + compressed / bandwidth) * cpu
+                    + reads  * (raw / decompress_speed + compressed / bandwidth) * cpu
+
+Every total is linear in each price, in the reads and writes per file, in the months,
+and in 1/bandwidth, so the range of a parameter over which the winner keeps winning
+(its sensitivity) is found exactly from the cost lines' crossings, not by sampling.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+MB = 1_000_000
+TB = 1_000_000_000_000
+HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """Prices and usage; the defaults (a typical cloud site) are stated in `advise --help`."""
+
+    storage_per_tb_month: float = 20.0  # currency units per decimal TB per month
+    months: float = 36.0  # how long the file is kept
+    cpu_per_core_hour: float = 0.05  # currency units per core-hour
+    reads_per_file: float = 10.0  # how often the whole file is read
+    writes_per_file: float = 1.0  # write once (read N times)
+    network_mb_per_s: float = 100.0  # decimal MB/s between storage and the core
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite number >= 0, got {value}")
+        if self.network_mb_per_s == 0:
+            raise ValueError("network_mb_per_s must be > 0")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One measured setting on one piece of data (a file, a branch, a type class)."""
+
+    setting: int
+    preconditioner: str
+    raw_bytes: int
+    compressed_bytes: int
+    compress_mb_s: float  # uncompressed MB per second
+    decompress_mb_s: float
+
+    @property
+    def label(self) -> str:
+        return str(self.setting) if self.preconditioner == "none" else (
+            f"{self.setting}+{self.preconditioner}"
+        )
+
+    def check(self) -> None:
+        if self.raw_bytes <= 0 or self.compressed_bytes <= 0:
+            raise ValueError(f"{self.label}: raw_bytes and compressed_bytes must be > 0")
+        for name in ("compress_mb_s", "decompress_mb_s"):
+            value = getattr(self, name)
+            if not math.isfinite(value) or value <= 0:
+                raise ValueError(f"{self.label}: {name} must be a finite number > 0, got {value}")
+
+
+@dataclass(frozen=True)
+class CostBreakdown:
+    storage: float
+    write: float
+    read: float
+
+    @property
+    def total(self) -> float:
+        return self.storage + self.write + self.read
+
+
+def cost_of(c: Candidate, m: CostModel) -> CostBreakdown:
+    per_second = m.cpu_per_core_hour / HOUR
+    transfer_s = c.compressed_bytes / (m.network_mb_per_s * MB)
+    write_s = c.raw_bytes / (c.compress_mb_s * MB) + transfer_s
+    read_s = c.raw_bytes / (c.decompress_mb_s * MB) + transfer_s
+    return CostBreakdown(
+        storage=c.compressed_bytes / TB * m.storage_per_tb_month * m.months,
+        write=m.writes_per_file * write_s * per_second,
+        read=m.reads_per_file * read_s * per_second,
+    )
+
+
+@dataclass(frozen=True)
+class Ranked:
+    rank: int
+    candidate: Candidate
+    cost: CostBreakdown
+    # No other setting is as small, as fast to write and as fast to read, and better in one.
+    pareto: bool
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """Beyond `value` of `parameter`, `winner` takes over."""
+
+    parameter: str
+    direction: str  # "below" or "above"
+    value: float
+    winner: str
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    model: CostModel
+    ranking: list[Ranked]
+    margin: float  # (runner-up total - best total) / best total; inf with a single candidate
+    sensitivity: list[Crossing] = field(default_factory=list)
+
+    @property
+    def best(self) -> Ranked:
+        return self.ranking[0]
+
+    def summary(self) -> str:
+        """E.g. "505 wins by 4.1 %, unless reads_per_file < 3 (then 101)"."""
+        best = self.best.candidate.label
+        margin = "alone" if math.isinf(self.margin) else f"by {100 * self.margin:.1f} %"
+        unless = [
+            f"{c.parameter} {'<' if c.direction == 'below' else '>'} {_short(c.value)}"
+            f" (then {c.winner})"
+            for c in self.sensitivity
+        ]
+        return f"{best} wins {margin}" + (", unless " + " or ".join(unless) if unless else "")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "model": asdict(self.model),
+            "recommended": self.best.candidate.label,
+            "margin": None if math.isinf(self.margin) else self.margin,
+            "summary": self.summary(),
+            "ranking": [
+                {
+                    "rank": r.rank,
+                    "label": r.candidate.label,
+                    **asdict(r.candidate),
+                    "ratio": r.candidate.raw_bytes / r.candidate.compressed_bytes,
+                    "cost_storage": r.cost.storage,
+                    "cost_write": r.cost.write,
+                    "cost_read": r.cost.read,
+                    "cost_total": r.cost.total,
+                    "pareto": r.pareto,
+                }
+                for r in self.ranking
+            ],
+            "sensitivity": [asdict(c) for c in self.sensitivity],
+        }
+
+
+def _short(value: float) -> str:
+    return f"{value:.3g}"
+
+
+def pareto_set(candidates: Sequence[Candidate]) -> set[int]:
+    """Indices of candidates not dominated in (size, compression time, decompression time)."""
+
+    def dims(c: Candidate) -> tuple[float, float, float]:
+        return (c.compressed_bytes, 1 / c.compress_mb_s, 1 / c.decompress_mb_s)
+
+    front = set()
+    for i, a in enumerate(candidates):
+        da = dims(a)
+        dominated = any(
+            all(x <= y for x, y in zip(dims(b), da, strict=True)) and dims(b) != da
+            for j, b in enumerate(candidates)
+            if j != i
+        )
+        if not dominated:
+            front.add(i)
+    return front
+
+
+# Parameters whose crossings are reported, each with the transform in which the totals are
+# linear (bandwidth enters as 1/bandwidth) and its inverse.
+_Transform = tuple[Callable[[float], float], Callable[[float], float]]
+_IDENTITY: _Transform = (lambda v: v, lambda g: g)
+_RECIPROCAL: _Transform = (lambda v: 1 / v, lambda g: 1 / g)
+SENSITIVITY_PARAMETERS: dict[str, _Transform] = {
+    "reads_per_file": _IDENTITY,
+    "storage_per_tb_month": _IDENTITY,
+    "cpu_per_core_hour": _IDENTITY,
+    "network_mb_per_s": _RECIPROCAL,
+}
+
+
+def _crossings(
+    candidates: Sequence[Candidate], model: CostModel, best: int, parameter: str
+) -> list[Crossing]:
+    forward, back = SENSITIVITY_PARAMETERS[parameter]
+    here = forward(getattr(model, parameter))
+
+    def line(c: Candidate) -> tuple[float, float]:
+        # total(g) = a + b * g, from two evaluations (exact: the total is linear in g)
+        t0 = cost_of(c, _with(model, parameter, back_or_zero(back, 0.0))).total
+        t1 = cost_of(c, _with(model, parameter, back_or_zero(back, 1.0))).total
+        return t0, t1 - t0
+
+    lines = [line(c) for c in candidates]
+    a_w, b_w = lines[best]
+    below: tuple[float, int] | None = None  # nearest crossing with g < here
+    above: tuple[float, int] | None = None
+    for i, (a, b) in enumerate(lines):
+        if i == best or b == b_w:
+            continue
+        g = (a - a_w) / (b_w - b)
+        if not math.isfinite(g):
+            continue
+        if g < here and g > 0 and (below is None or g > below[0]):
+            below = (g, i)
+        elif g > here and (above is None or g < above[0]):
+            above = (g, i)
+    out = []
+    for found, side in ((below, "below"), (above, "above")):
+        if found is None:
+            continue
+        value = back(found[0])
+        # With bandwidth the transform reverses the order: small g = large bandwidth.
+        if back is not _IDENTITY[1]:
+            side = "above" if side == "below" else "below"
+        out.append(Crossing(parameter, side, value, candidates[found[1]].label))
+    return out
+
+
+def back_or_zero(back: Callable[[float], float], g: float) -> float:
+    """A parameter value for transformed value g (g = 0 of 1/bandwidth is infinite bandwidth)."""
+    if back is _IDENTITY[1]:
+        return g
+    return math.inf if g == 0 else back(g)
+
+
+def _with(model: CostModel, parameter: str, value: float) -> CostModel:
+    # Bypass validation for the infinite bandwidth used to find the lines' intercepts.
+    clone = replace(model)
+    object.__setattr__(clone, parameter, value)
+    return clone
+
+
+def recommend(candidates: Sequence[Candidate], model: CostModel | None = None) -> Recommendation:
+    """Rank `candidates` by total cost under `model` (ties: smaller, then lower setting)."""
+    model = model or CostModel()
+    if not candidates:
+        raise ValueError("no measured settings to rank")
+    for c in candidates:
+        c.check()
+    costs = [cost_of(c, model) for c in candidates]
+    order = sorted(
+        range(len(candidates)),
+        key=lambda i: (
+            costs[i].total,
+            candidates[i].compressed_bytes,
+            candidates[i].setting,
+            candidates[i].preconditioner,
+        ),
+    )
+    front = pareto_set(candidates)
+    ranking = [
+        Ranked(rank + 1, candidates[i], costs[i], i in front) for rank, i in enumerate(order)
+    ]
+    best = order[0]
+    margin = (
+        (costs[order[1]].total - costs[best].total) / costs[best].total
+        if len(order) > 1 and costs[best].total > 0
+        else math.inf
+    )
+    sensitivity = [
+        crossing
+        for parameter in SENSITIVITY_PARAMETERS
+        for crossing in _crossings(candidates, model, best, parameter)
+    ]
+    return Recommendation(model, ranking, margin, sensitivity)
