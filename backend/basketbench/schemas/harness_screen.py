@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 from typing_extensions import TypedDict
 
+from basketbench.harness.document import MAX_RESULTS
+
 NonNegInt = Annotated[StrictInt, Field(ge=0)]
 NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]
 Number = Annotated[float, Field(allow_inf_nan=False, strict=True)]
@@ -136,16 +138,26 @@ class Document(TypedDict):
     codecs: NotRequired[Codecs]
     parameters: Parameters
     datasets: list[Dataset]
-    results: list[Result]
+    results: Annotated[list[Result], Field(max_length=MAX_RESULTS)]
 
 
 _ADAPTER = TypeAdapter(Document)
+_RESULT = TypeAdapter(Result)
 
 
 def passes_screen(doc: Any) -> bool:
     """True only if ``doc`` is certainly valid against the schema."""
     try:
         _ADAPTER.validate_python(doc)
+    except Exception:
+        return False
+    return True
+
+
+def result_passes_screen(result: Any) -> bool:
+    """One result's shape only (counting invalid results without listing them)."""
+    try:
+        _RESULT.validate_python(result)
     except Exception:
         return False
     return True

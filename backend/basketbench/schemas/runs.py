@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from basketbench.schemas.analysis import CodecSetOut
 from basketbench.schemas.common import Page
@@ -65,6 +65,16 @@ class RunUpdate(BaseModel):
     attempts: int | None = Field(default=None, ge=0)
     started_at: datetime | None = None
     finished_at: datetime | None = None
+
+    @model_validator(mode="after")
+    def _no_null_for_required_columns(self) -> RunUpdate:
+        # Optional means "may be left out": an explicit null for a column that always has
+        # a value (status, progress, attempts, timings) is a 422, not a NOT NULL error.
+        nulls = [name for name in ("status", "progress", "attempts", "timings")
+                 if name in self.model_fields_set and getattr(self, name) is None]
+        if nulls:
+            raise ValueError(f"{', '.join(nulls)}: may be left out but not null")
+        return self
 
 
 class RunClaim(BaseModel):

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
 from basketbench.core.db import engine_of
+from basketbench.harness.document import MAX_LISTED, capped
 from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
 from basketbench.models.result import SPEED_METRICS
 from basketbench.schemas.results import IngestOut
@@ -82,7 +83,7 @@ def document_hash(doc: Any, target: Target) -> str:
 def harness_batch(doc: Any, target: Target) -> Batch:
     reasons = validate_result_document(doc)
     if reasons:
-        raise Invalid(f"result document rejected ({len(reasons)} problems)", reasons)
+        raise Invalid("result document rejected", reasons)
     context = doc.get("context") or {}
     target = Target(
         commit=target.commit or context.get("commit"),
@@ -93,11 +94,9 @@ def harness_batch(doc: Any, target: Target) -> Batch:
         suite=target.suite or context.get("suite"),
     )
     machine = doc["machine"]
-    created = None
-    try:
-        created = datetime.fromisoformat(doc["created_at"].replace("Z", "+00:00"))
-    except ValueError:
-        created = None
+    # validated (harness/document.created_at_errors): RFC 3339
+    created = datetime.fromisoformat(
+        doc["created_at"].upper().replace("Z", "+00:00").replace(" ", "T"))
     batch = Batch(
         kind="harness", sha256=document_hash(doc, target),
         machine_name=target.machine or machine["hostname"], fingerprint=machine,
@@ -267,10 +266,28 @@ def _store_once(session: Session, settings: Settings, batch: Batch) -> IngestOut
         raise
 
 
+def duplicate_results(results: list[dict[str, Any]], keys: list[tuple[Any, ...]]) -> list[str]:
+    """The rule for repeated rows: a document measures each (dataset, configuration) once;
+    a second result for the same pair is refused, never stored twice or merged silently
+    (docs/API.md, "Duplicate results")."""
+    first: dict[tuple[Any, ...], int] = {}
+    reasons: list[str] = []
+    for i, (r, key) in enumerate(zip(results, keys, strict=True)):
+        seen = first.setdefault((r["dataset"], *key), i)
+        if seen != i:
+            reasons.append(f"results/{i}: same dataset and configuration as results/{seen}")
+    return capped(reasons, MAX_LISTED)
+
+
 def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
     reasons = _too_long(batch)
     if reasons:
         raise Invalid("document rejected: values too long", reasons)
+    results = batch.results
+    keys = list(map(_conf_key, results))
+    reasons = duplicate_results(results, keys)
+    if reasons:
+        raise Invalid("document rejected: repeated results", reasons)
     batch.tool = batch.tool[:100] if batch.tool else batch.tool
     found = _existing_document(session, batch.sha256)
     if found is not None:
@@ -323,8 +340,6 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
             raise
         return _duplicate(session, found)
 
-    results = batch.results
-    keys = list(map(_conf_key, results))
     conf_ids = _configuration_ids(session, results, keys)
     ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in results})
     # Tuples in RESULT_COLUMNS order: hundreds of rows per document, no per-row dicts.
