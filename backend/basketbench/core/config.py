@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     db_statement_timeout: float = 15.0
     """Seconds one SQL statement may run. The server cancels it; a server that does not
     answer at all is cut off by the client 2 s later (core/dbguard.py). 0 = no limit."""
+    db_ping_timeout: float = Field(2.0, gt=0)
+    """Seconds the checkout ping (``SELECT 1`` before a pooled connection is used) may take
+    before the connection is cut and replaced: a silent database is noticed this quickly,
+    not after a whole statement's deadline."""
     retry_after: int = 5
     """Retry-After (seconds) of the 503 answers given while the database is unavailable."""
     broker_timeout: float = 3.0

@@ -20,6 +20,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from basketbench.core import dbguard
 from basketbench.core.config import Settings
 from basketbench.core.db import engine_of
 from basketbench.harness.document import MAX_LISTED, capped
@@ -395,11 +396,21 @@ def _bulk_insert(session: Session, rows: list[tuple[Any, ...]]) -> None:
         return
     # JSON columns go through orjson: registered once per connection (core/db.py).
     raw: Any = conn.connection.driver_connection
-    with raw.cursor() as cur, cur.copy(
-            f"COPY results ({', '.join(RESULT_COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
-        copy.set_types([COPY_TYPES[c] for c in RESULT_COLUMNS])
-        for row in rows:
-            copy.write_row(row)
+    # Under the statement deadline: a database that goes silent mid-COPY is cut off and
+    # the request answers 503 (psycopg's OperationalError, api/errors.py), nothing stored.
+    try:
+        with dbguard.watched(conn.engine, conn.connection.dbapi_connection), \
+                raw.cursor() as cur, cur.copy(
+                f"COPY results ({', '.join(RESULT_COLUMNS)}) FROM STDIN (FORMAT BINARY)"
+                ) as copy:
+            copy.set_types([COPY_TYPES[c] for c in RESULT_COLUMNS])
+            for row in rows:
+                copy.write_row(row)
+    except psycopg.OperationalError:
+        # SQLAlchemy did not see this error: drop the connection ourselves (the pool would
+        # otherwise try to roll back on a cut socket).
+        conn.invalidate()
+        raise
 
 
 def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target) -> IngestOut:
