@@ -24,6 +24,7 @@ from basketbench.api.routes import (
     machines,
     results,
     runs,
+    worker_tags,
 )
 from basketbench.core import gc_tuning
 from basketbench.core.config import Settings, get_settings
@@ -56,7 +57,7 @@ def api_router() -> APIRouter:
     api = APIRouter(prefix=API_PREFIX, responses=ERROR_RESPONSES)
     for router in (health.router, catalog.repositories, catalog.commits, machines.router,
                    catalog.datasets, catalog.configurations, runs.router, results.router,
-                   analysis.router, ci.router, changes.router):
+                   analysis.router, ci.router, changes.router, worker_tags.router):
         api.include_router(router)
     return api
 
