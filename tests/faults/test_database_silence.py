@@ -11,6 +11,7 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 import pytest
@@ -136,3 +137,32 @@ def test_ingest_cut_during_its_copy_is_503_and_stores_nothing(mode: str, api: Ap
            time.monotonic() - t0)
     assert stored(api, commit) == 1
     assert "unhandled error" not in api.log()
+
+
+def _peak_rss_mb(api: Api) -> float:
+    """The API process's peak resident set (VmHWM) so far."""
+    status = Path(f"/proc/{api.process.pid}/status").read_text()
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.parametrize("entries", [50_000, 1_000_000])
+def test_many_invalid_results_cost_bounded_time_and_memory(entries: int, api: Api) -> None:
+    """Before issue 22: 50 000 empty results (202 KB) took 34 s and a 3.57 GB peak before
+    its 422; 1 000 000 (4 MB) grew the API past 9.9 GB without an answer."""
+    doc = document(sha(), REPO)
+    doc["results"] = [{}] * entries
+    body = json.dumps(doc).encode()
+    before = _peak_rss_mb(api)
+    answer, seconds = timed(lambda: httpx.post(
+        api.api + "/results", content=body, timeout=120,
+        headers={**api.headers, "Content-Type": "application/json"}))
+    peak = _peak_rss_mb(api)
+    report(f"{entries} empty results ({len(body) // 1024} KB): 422", seconds)
+    print(f"RSS-PEAK {entries} empty results: {before:.0f} MB before, {peak:.0f} MB after")
+    assert answer.status_code == 422, answer.text[:300]
+    assert len(answer.content) < 5000
+    assert seconds < 15.0
+    assert peak < before + 200, (before, peak)  # 1 000 000 x {}: ~120 MB of parsed JSON
