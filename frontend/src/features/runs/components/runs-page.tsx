@@ -50,7 +50,7 @@ function WorkerTagNotes({ tags }: { tags: readonly WorkerTag[] }) {
       <h2>Tags without a live worker</h2>
       <ul>
         {notes.map((t) => (
-          <li key={t.tag} data-tag={t.tag}>
+          <li key={t.tag} data-worker-tag={t.tag}>
             {t.note}
             {t.gets_runs ? '' : ' (new commits get no runs for it)'}
           </li>
