@@ -25,6 +25,7 @@ from basketbench.api.routes import (
     recommend,
     results,
     runs,
+    worker_tags,
 )
 from basketbench.core import gc_tuning
 from basketbench.core.config import Settings, get_settings
@@ -58,7 +59,7 @@ def api_router() -> APIRouter:
     for router in (health.router, catalog.repositories, catalog.commits, machines.router,
                    catalog.datasets, catalog.configurations, runs.router, results.router,
                    analysis.router, ci.router, changes.router, recommend.router,
-                   recommend.upload_router):
+                   recommend.upload_router, worker_tags.router):
         api.include_router(router)
     return api
 

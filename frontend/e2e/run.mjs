@@ -742,6 +742,24 @@ async function main() {
       await page.close();
     });
 
+    await test('runs page: a tag without a live worker is named, with its queued runs', async () => {
+      const auth = { Authorization: `Bearer ${backend.token}`, 'Content-Type': 'application/json' };
+      const declared = await fetch(url('/api/v1/worker-tags/e2e-ghost'), { method: 'PUT', headers: auth });
+      check(declared.status === 200, `an operator declares a tag (HTTP ${declared.status})`);
+      const queued = await fetch(url('/api/v1/trigger'), {
+        method: 'POST', headers: auth, body: JSON.stringify({ commits: [data.commits[0]], tags: ['e2e-ghost'] }),
+      });
+      check(queued.status === 202, `a run is queued on it (HTTP ${queued.status})`);
+      const page = await openPage(context);
+      await page.goto(url('/runs'));
+      const note = page.locator('[data-testid="worker-tag-notes"] [data-worker-tag="e2e-ghost"]');
+      await note.waitFor({ timeout: 30_000 });
+      const text = (await note.textContent()) ?? '';
+      check(text.startsWith('tag e2e-ghost: no worker seen, 0 runs expired, 1 queued'), `the runs page names it (${text})`);
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('/docs works offline (Swagger UI served by the API)', async () => {
       const page = await openPage(context);
       const outside = [];

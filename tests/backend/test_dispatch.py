@@ -11,6 +11,7 @@ from basketbench.models import Run, RunDispatch
 from basketbench.models.base import utcnow
 from basketbench.services import dispatch
 from basketbench.services.machines import register_machine
+from basketbench.services.worker_tags import seen
 from bb_factories import post_webhook, push_payload, sha
 from sqlalchemy import select
 
@@ -30,6 +31,7 @@ class Broker:
 
 def _push(client: Any, session: Any, delivery: str, n: int = 2) -> list[int]:
     register_machine(session, "m1", "haswell", {"cpu": "d"}, "dddd000000000001")
+    seen(session, "haswell")  # its worker serves the tag
     session.commit()
     r = post_webhook(client, "push", push_payload([sha(i, delivery) for i in range(n)]),
                      delivery)

@@ -17,6 +17,8 @@ def two_machines(client, auth):
         doc = document(commit=s, machine="epyc-01", tag="epyc", scale=1.3, seed=10 + i)
         doc["machine"] = other
         assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+    for tag in ("haswell", "epyc"):  # ingest alone makes no worker tag
+        assert client.put(f"/api/v1/worker-tags/{tag}", headers=auth).status_code == 200
     return shas
 
 

@@ -12,6 +12,7 @@ import redis
 from basketbench.core.queue import enqueue_run
 from basketbench.main import create_app
 from basketbench.services.machines import register_machine
+from basketbench.services.worker_tags import seen
 from bb_factories import post_webhook, push_payload, sha
 from fastapi.testclient import TestClient
 
@@ -48,6 +49,7 @@ def test_enqueue_run_sends_the_task_by_name_to_the_tag_queue(settings, queue_tag
 
 def test_webhook_enqueues_each_new_run(settings, session, queue_tag):
     register_machine(session, "m1", queue_tag, {"cpu": "z"}, "cccc000000000003")
+    seen(session, queue_tag)  # a worker serves the tag
     session.commit()
     s = settings.model_copy(update={"broker_url": f"redis://127.0.0.1:6379/{REDIS_DB}",
                                     "dispatch": "auto"})

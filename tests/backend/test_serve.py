@@ -46,6 +46,8 @@ def test_served_api_ingests_queries_and_takes_webhooks(api_server):
                                                  "machine": "bench-01", "dataset": "nanoaod"})
         assert len(tradeoff.json()["points"]) == 5
 
+        # bench-01 came by ingest only: its tag gets runs once declared a worker tag
+        assert http.put("/worker-tags/haswell", headers=api_server.headers).status_code == 200
         body = json.dumps(push_payload([sha(2, "s")])).encode()
         headers = {"X-GitHub-Event": "push", "X-GitHub-Delivery": "serve-1",
                    "Content-Type": "application/json"}
@@ -56,7 +58,7 @@ def test_served_api_ingests_queries_and_takes_webhooks(api_server):
                        headers={**headers, "X-Hub-Signature-256": sign(
                            body, api_server.webhook_secret)})
         assert ok.status_code == 202
-        # bench-01 (haswell) is registered, so the new commit got one run
+        # haswell is a worker tag, so the new commit got one run
         assert len(ok.json()["run_ids"]) == 1
         assert http.get("/commits").json()["total"] == 2
         csv_text = http.get("/results", params={"format": "csv"}).text

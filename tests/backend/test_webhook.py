@@ -8,6 +8,7 @@ import pytest
 from basketbench.main import create_app
 from basketbench.models import Commit, Run, WebhookDelivery
 from basketbench.services.machines import register_machine
+from basketbench.services.worker_tags import seen
 from bb_factories import post_webhook, push_payload, sha
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -17,6 +18,8 @@ from sqlalchemy import func, select
 def tags(session) -> list[str]:
     register_machine(session, "bench-01", "haswell", {"cpu": "x"}, "aaaa000000000001")
     register_machine(session, "bench-02", "epyc", {"cpu": "y"}, "bbbb000000000002")
+    for tag in ("haswell", "epyc"):  # as their workers' registration through the API does
+        seen(session, tag)
     session.commit()
     return ["epyc", "haswell"]
 

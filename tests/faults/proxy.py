@@ -9,6 +9,9 @@ Modes:
   network path that stops answering.
 Going back to ``pass`` listens again on the same port; connections that were held in
 ``blackhole`` are closed then (as a real network partition's would be by then).
+
+``arm(pattern, mode)`` switches to ``mode`` right after forwarding the first client bytes
+that contain ``pattern`` (e.g. ``b"COPY results"``): a fault in the middle of a statement.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class FaultProxy:
         self.host = host
         self.port = 0
         self.mode: Mode = "pass"
+        self._armed: tuple[bytes, Mode] | None = None
         self._loop = asyncio.new_event_loop()
         self._server: asyncio.Server | None = None
         self._conns: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter | None]] = set()
@@ -45,7 +49,11 @@ class FaultProxy:
         self._thread.join(timeout=5)
 
     def set_mode(self, mode: Mode) -> None:
+        self._armed = None
         self._call(self._switch(mode))
+
+    def arm(self, pattern: bytes, mode: Mode) -> None:
+        self._armed = (pattern, mode)
 
     def _call(self, coro: object) -> None:
         asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout=10)  # type: ignore[arg-type]
@@ -110,8 +118,8 @@ class FaultProxy:
             return
         entry = (writer, up_writer)
         self._conns.add(entry)
-        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer),
-                             return_exceptions=True)
+        await asyncio.gather(self._pipe(reader, up_writer, upstream=True),
+                             self._pipe(up_reader, writer), return_exceptions=True)
         self._conns.discard(entry)
         for w in (writer, up_writer):
             with contextlib.suppress(Exception):
@@ -122,7 +130,8 @@ class FaultProxy:
             while await reader.read(65536):
                 pass
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    upstream: bool = False) -> None:
         try:
             while True:
                 data = await reader.read(65536)
@@ -132,6 +141,10 @@ class FaultProxy:
                     continue  # held: read and dropped, nothing forwarded
                 writer.write(data)
                 await writer.drain()
+                armed = self._armed
+                if upstream and armed is not None and armed[0] in data:
+                    self._armed = None
+                    await self._switch(armed[1])
         finally:
             with contextlib.suppress(Exception):
                 writer.write_eof()

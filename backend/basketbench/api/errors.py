@@ -6,6 +6,7 @@ import logging
 import traceback
 from typing import Any
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -74,7 +75,9 @@ def install(app: FastAPI) -> None:
         return error_response(503, "unavailable", "the database is unavailable; retry later",
                               [], {"Retry-After": retry_after})
 
-    for error in (OperationalError, InterfaceError, PoolTimeout):
+    # psycopg's own OperationalError (QueryCanceled, a cut or reset connection) comes from
+    # work on the driver connection itself: ingest's COPY.
+    for error in (OperationalError, InterfaceError, PoolTimeout, psycopg.OperationalError):
         app.add_exception_handler(error, _unavailable)
 
     @app.exception_handler(Exception)

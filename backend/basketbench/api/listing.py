@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
+import logging
 import types
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -21,11 +23,18 @@ from sqlalchemy.orm import Session, sessionmaker
 from basketbench.services.sqlutil import AnySelect
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 MAX_LIMIT = 1000
 MAX_CSV_LIMIT = 100_000
 # Rows per server-side cursor fetch when streaming CSV: memory stays at one chunk.
 STREAM_CHUNK = 500
+# The last line of a CSV export that failed after its first byte (the status line said
+# 200 by then): documented in docs/API.md, "CSV exports". A complete export never has it.
+CSV_ERROR_MARKER = "#basketbench-error"
+# Cells a spreadsheet would read as a formula (OWASP "CSV injection"): text starting with
+# one of these gets a leading single quote. Numbers are written as they are.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class Format(StrEnum):
@@ -69,12 +78,19 @@ def fetch_page(session: Session, stmt: AnySelect, params: PageParams,
     return rows, int(total)
 
 
+def csv_cell(text: str) -> str:
+    """A text cell no spreadsheet runs as a formula (OWASP: prefix a single quote)."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
 def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
-    if isinstance(value, dict):
+    if isinstance(value, str):
+        out[prefix] = csv_cell(value)
+    elif isinstance(value, dict):
         for k, v in value.items():
             _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
     elif isinstance(value, list):
-        out[prefix] = json.dumps(value)
+        out[prefix] = csv_cell(json.dumps(value))
     elif isinstance(value, datetime):
         out[prefix] = value.isoformat()
     elif value is None:
@@ -153,7 +169,11 @@ def stream_csv(make_session: sessionmaker[Session], stmt: AnySelect, params: Pag
                filename: str) -> StreamingResponse:
     """CSV of up to 100 000 rows in constant memory: a server-side cursor read
     STREAM_CHUNK rows at a time, each chunk written out before the next is fetched.
-    Its own session: the request's closes when the endpoint returns."""
+    Its own session: the request's closes when the endpoint returns.
+
+    The query runs and its first chunk is written before the status line is sent, so a
+    bad parameter (400) or an unavailable database (503) is a real status code. A failure
+    after that ends the body with a CSV_ERROR_MARKER line (the status was already 200)."""
     columns = model_columns(model)
 
     def chunks() -> Iterator[str]:
@@ -173,6 +193,20 @@ def stream_csv(make_session: sessionmaker[Session], stmt: AnySelect, params: Pag
                 buf.truncate()
         yield buf.getvalue()
 
+    body = chunks()
+    # Raises here, in the endpoint, when the query cannot run: mapped to 4xx/503. An
+    # unsent generator is closed (and its session with it) when it is collected.
+    first = next(body)
     return StreamingResponse(
-        chunks(), media_type="text/csv; charset=utf-8",
+        _marked(itertools.chain([first], body), filename), media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{filename}.csv"'})
+
+
+def _marked(chunks: Iterator[str], what: str) -> Iterator[str]:
+    """The chunks, then, if producing one fails, a marker line instead of a silent cut."""
+    try:
+        yield from chunks
+    except Exception as exc:
+        log.warning("CSV export of %s failed after it started: %s", what,
+                    str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__)
+        yield f"{CSV_ERROR_MARKER}: export incomplete ({type(exc).__name__}); retry\n"

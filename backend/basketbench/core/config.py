@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     db_statement_timeout: float = 15.0
     """Seconds one SQL statement may run. The server cancels it; a server that does not
     answer at all is cut off by the client 2 s later (core/dbguard.py). 0 = no limit."""
+    db_ping_timeout: float = Field(2.0, gt=0)
+    """Seconds the checkout ping (``SELECT 1`` before a pooled connection is used) may take
+    before the connection is cut and replaced: a silent database is noticed this quickly,
+    not after a whole statement's deadline."""
     retry_after: int = 5
     """Retry-After (seconds) of the 503 answers given while the database is unavailable."""
     broker_timeout: float = 3.0
@@ -98,6 +102,16 @@ class Settings(BaseSettings):
     """A run whose worker was lost this many times is failed instead of requeued."""
     reap_interval: float = 15.0
     """Seconds between the reaper's looks for runs with a stopped heartbeat."""
+    worker_tag_ttl: float = Field(7 * 86400.0, gt=0)
+    """New commits get runs only for tags a worker served within this many seconds (or
+    that an operator declared, PUT /worker-tags/{tag}); tags of machines registered by
+    ingest alone get none."""
+    worker_live_seconds: float = Field(600.0, gt=0)
+    """A tag's worker counts as live if it was seen (registration, heartbeat, claim) this
+    recently; keep it well above the workers' BASKETBENCH_HEARTBEAT_SECONDS."""
+    run_queue_expiry: float = Field(6 * 3600.0, ge=0)
+    """Queued runs older than this, of a tag with no live worker, are expired (cancelled,
+    stage `expired`, the reason in their log) by the reaper. 0: never."""
     max_in_flight: int = 64
     """API requests served at once; more get 503 + Retry-After (api/guards.py)."""
     max_exports: int = 2

@@ -59,7 +59,8 @@ def _postgres_engine(settings: Settings, pool_size: int, max_overflow: int) -> E
         # does not answer: see core/dbguard.py.
         from basketbench.core.dbguard import StatementGuard
 
-        StatementGuard(settings.db_statement_timeout + 2.0).install(engine)
+        StatementGuard(settings.db_statement_timeout + 2.0,
+                       settings.db_ping_timeout).install(engine)
     return engine
 
 

@@ -16,6 +16,9 @@ import os
 import socket
 import threading
 import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, event, exc
@@ -30,13 +33,18 @@ _busy: dict[int, tuple[Any, float]] = {}
 _lock = threading.Lock()
 _watchdog: threading.Thread | None = None
 cut_count = 0
+_guards: weakref.WeakKeyDictionary[Engine, StatementGuard] = weakref.WeakKeyDictionary()
 
 
 class StatementGuard:
-    def __init__(self, deadline: float) -> None:
+    def __init__(self, deadline: float, ping_deadline: float | None = None) -> None:
         self.deadline = deadline
+        # The checkout ping is one trivial round trip: waiting a statement's deadline for
+        # it made every read of a silent database take 17-20 s.
+        self.ping_deadline = min(deadline, ping_deadline or deadline)
 
     def install(self, engine: Engine) -> None:
+        _guards[engine] = self
         event.listen(engine, "before_cursor_execute", self._before)
         event.listen(engine, "after_cursor_execute", self._after)
         event.listen(engine, "handle_error", self._error)
@@ -44,9 +52,10 @@ class StatementGuard:
         event.listen(engine.pool, "checkout", self._ping)
         _start_watchdog()
 
-    def begin(self, dbapi_conn: Any) -> None:
+    def begin(self, dbapi_conn: Any, deadline: float | None = None) -> None:
+        until = time.monotonic() + (self.deadline if deadline is None else deadline)
         with _lock:
-            _busy[id(dbapi_conn)] = (dbapi_conn, time.monotonic() + self.deadline)
+            _busy[id(dbapi_conn)] = (dbapi_conn, until)
 
     def end(self, dbapi_conn: Any) -> None:
         with _lock:
@@ -71,7 +80,7 @@ class StatementGuard:
     def _ping(self, dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
         """Pessimistic ping on checkout, under the deadline (pool_pre_ping has no hook):
         a dead connection is replaced by a fresh one (DisconnectionError retries)."""
-        self.begin(dbapi_conn)
+        self.begin(dbapi_conn, self.ping_deadline)
         try:
             cur = dbapi_conn.cursor()
             try:
@@ -82,6 +91,21 @@ class StatementGuard:
             raise exc.DisconnectionError(str(error)) from error
         finally:
             self.end(dbapi_conn)
+
+
+@contextmanager
+def watched(engine: Engine, dbapi_conn: Any) -> Iterator[None]:
+    """The statement deadline around work done on the driver connection directly (ingest's
+    COPY), which SQLAlchemy's cursor events do not see."""
+    guard = _guards.get(engine)
+    if guard is None:
+        yield
+        return
+    guard.begin(dbapi_conn)
+    try:
+        yield
+    finally:
+        guard.end(dbapi_conn)
 
 
 def _start_watchdog() -> None:

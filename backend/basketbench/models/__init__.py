@@ -10,10 +10,10 @@ from basketbench.models.machine import Machine
 from basketbench.models.ops import ApiToken, WebhookDelivery
 from basketbench.models.result import Result, ResultDocument
 from basketbench.models.run import Run, RunDispatch
+from basketbench.models.worker import WorkerTag
 
 __all__ = [
     "ApiToken", "Base", "BranchSize", "Change", "CodecSet", "Commit", "Configuration", "Dataset",
     "Machine", "NotificationDelivery", "PendingDetection", "Repository", "Result",
-    "ResultDocument", "Run",
-    "RunDispatch", "WebhookDelivery",
+    "ResultDocument", "Run", "RunDispatch", "WebhookDelivery", "WorkerTag",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from basketbench.schemas.analysis import CodecSetOut
 from basketbench.schemas.common import Page
@@ -66,9 +66,34 @@ class RunUpdate(BaseModel):
     started_at: datetime | None = None
     finished_at: datetime | None = None
 
+    @model_validator(mode="after")
+    def _no_null_for_required_columns(self) -> RunUpdate:
+        # Optional means "may be left out": an explicit null for a column that always has
+        # a value (status, progress, attempts, timings) is a 422, not a NOT NULL error.
+        nulls = [name for name in ("status", "progress", "attempts", "timings")
+                 if name in self.model_fields_set and getattr(self, name) is None]
+        if nulls:
+            raise ValueError(f"{', '.join(nulls)}: may be left out but not null")
+        return self
+
 
 class RunClaim(BaseModel):
     """A worker's claim of a run for the generation its task message carries."""
 
     generation: int = Field(ge=0, le=2**31 - 1)
     machine_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
+
+
+class WorkerTagOut(BaseModel):
+    """A hardware tag and whether a worker serves it (services/worker_tags.py)."""
+
+    tag: str
+    operator: bool = Field(description="declared by an operator (PUT /worker-tags/{tag})")
+    live: bool = Field(description="a worker was seen within BASKETBENCH_WORKER_LIVE_SECONDS")
+    last_seen_at: datetime | None
+    gets_runs: bool = Field(description="new commits get runs for this tag")
+    queued: int
+    expired_runs: int = Field(description="queued runs expired for want of a worker")
+    last_expired_at: datetime | None
+    note: str | None = Field(description="e.g. 'tag arm64: no worker for 3 h, 12 runs "
+                             "expired, 0 queued'; null when all is well")

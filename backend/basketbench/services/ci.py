@@ -17,8 +17,8 @@ from basketbench.services import dispatch
 from basketbench.services.commits import CommitInfo, ensure_commit, store_commits
 from basketbench.services.errors import BadRequest, Invalid
 from basketbench.services.lookup import get_commit, get_repository, normalise_sha
-from basketbench.services.machines import registered_tags
 from basketbench.services.runs import create_runs
+from basketbench.services.worker_tags import serving_tags
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ def handle_github(session: Session, settings: Settings, event: str, delivery: st
     if infos:
         repo = get_repository(session, repo_name, create=True)
         _, created = store_commits(session, repo, infos)
-        tags = registered_tags(session)
+        tags = serving_tags(session, settings)  # never tags only ingest named
         # One run per *new* commit and tag: a commit already known was already queued.
         runs = create_runs(session, created, tags, settings.default_suite, f"github:{event}")
     record = WebhookDelivery(delivery_id=delivery, event=event,
@@ -180,10 +180,11 @@ def trigger(session: Session, settings: Settings, body: TriggerIn, who: str) -> 
     else:
         raise Invalid("give commits or commit_from + commit_to",
                       ["commits: empty and no commit range"])
-    tags = body.tags if body.tags else registered_tags(session)
+    # Tags given explicitly are the operator's choice; the default is the served ones.
+    tags = body.tags if body.tags else serving_tags(session, settings)
     if not tags:
-        raise Invalid("no hardware tags: register a machine or pass tags",
-                      ["tags: none registered"])
+        raise Invalid("no worker tags: start a worker, declare a tag (PUT /worker-tags/{tag}) "
+                      "or pass tags", ["tags: no tag is served by a worker"])
     unique = list({c.id: c for c in commits}.values())
     runs = create_runs(session, unique, tags, body.suite, f"trigger:{who}", body.codecs)
     session.commit()

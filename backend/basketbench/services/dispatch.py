@@ -23,6 +23,7 @@ from basketbench.core.config import Settings
 from basketbench.core.queue import BrokerUnavailable, publish
 from basketbench.models import Run, RunDispatch
 from basketbench.models.base import utcnow
+from basketbench.services.worker_tags import expire_unserved
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +154,7 @@ class Dispatcher(threading.Thread):
                 if self.reap and time.monotonic() >= next_reap:
                     next_reap = time.monotonic() + self.settings.reap_interval
                     with self.factory() as session:
+                        expire_unserved(session, self.settings)
                         if reap_stale(session, self.settings):
                             continue  # send the requeued runs now
             except Exception as exc:  # database unavailable: try again on the next pass

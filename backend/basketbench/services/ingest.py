@@ -20,8 +20,10 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from basketbench.core import dbguard
 from basketbench.core.config import Settings
 from basketbench.core.db import engine_of
+from basketbench.harness.document import MAX_LISTED, capped
 from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
 from basketbench.models.result import SPEED_METRICS
 from basketbench.schemas.results import IngestOut
@@ -94,7 +96,7 @@ def document_hash(doc: Any, target: Target) -> str:
 def harness_batch(doc: Any, target: Target) -> Batch:
     reasons = validate_result_document(doc)
     if reasons:
-        raise Invalid(f"result document rejected ({len(reasons)} problems)", reasons)
+        raise Invalid("result document rejected", reasons)
     context = doc.get("context") or {}
     target = Target(
         commit=target.commit or context.get("commit"),
@@ -105,11 +107,9 @@ def harness_batch(doc: Any, target: Target) -> Batch:
         suite=target.suite or context.get("suite"),
     )
     machine = doc["machine"]
-    created = None
-    try:
-        created = datetime.fromisoformat(doc["created_at"].replace("Z", "+00:00"))
-    except ValueError:
-        created = None
+    # validated (harness/document.created_at_errors): RFC 3339
+    created = datetime.fromisoformat(
+        doc["created_at"].upper().replace("Z", "+00:00").replace(" ", "T"))
     batch = Batch(
         kind="harness", sha256=document_hash(doc, target),
         machine_name=target.machine or machine["hostname"], fingerprint=machine,
@@ -282,10 +282,28 @@ def _store_once(session: Session, settings: Settings, batch: Batch) -> IngestOut
         raise
 
 
+def duplicate_results(results: list[dict[str, Any]], keys: list[tuple[Any, ...]]) -> list[str]:
+    """The rule for repeated rows: a document measures each (dataset, configuration) once;
+    a second result for the same pair is refused, never stored twice or merged silently
+    (docs/API.md, "Duplicate results")."""
+    first: dict[tuple[Any, ...], int] = {}
+    reasons: list[str] = []
+    for i, (r, key) in enumerate(zip(results, keys, strict=True)):
+        seen = first.setdefault((r["dataset"], *key), i)
+        if seen != i:
+            reasons.append(f"results/{i}: same dataset and configuration as results/{seen}")
+    return capped(reasons, MAX_LISTED)
+
+
 def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
     reasons = _too_long(batch)
     if reasons:
         raise Invalid("document rejected: values too long", reasons)
+    results = batch.results
+    keys = list(map(_conf_key, results))
+    reasons = duplicate_results(results, keys)
+    if reasons:
+        raise Invalid("document rejected: repeated results", reasons)
     batch.tool = batch.tool[:100] if batch.tool else batch.tool
     found = _existing_document(session, batch.sha256)
     if found is not None:
@@ -339,8 +357,6 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
             raise
         return _duplicate(session, found)
 
-    results = batch.results
-    keys = list(map(_conf_key, results))
     conf_ids = _configuration_ids(session, results, keys)
     ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in results})
     # Tuples in RESULT_COLUMNS order: hundreds of rows per document, no per-row dicts.
@@ -396,11 +412,21 @@ def _bulk_insert(session: Session, rows: list[tuple[Any, ...]]) -> None:
         return
     # JSON columns go through orjson: registered once per connection (core/db.py).
     raw: Any = conn.connection.driver_connection
-    with raw.cursor() as cur, cur.copy(
-            f"COPY results ({', '.join(RESULT_COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
-        copy.set_types([COPY_TYPES[c] for c in RESULT_COLUMNS])
-        for row in rows:
-            copy.write_row(row)
+    # Under the statement deadline: a database that goes silent mid-COPY is cut off and
+    # the request answers 503 (psycopg's OperationalError, api/errors.py), nothing stored.
+    try:
+        with dbguard.watched(conn.engine, conn.connection.dbapi_connection), \
+                raw.cursor() as cur, cur.copy(
+                f"COPY results ({', '.join(RESULT_COLUMNS)}) FROM STDIN (FORMAT BINARY)"
+                ) as copy:
+            copy.set_types([COPY_TYPES[c] for c in RESULT_COLUMNS])
+            for row in rows:
+                copy.write_row(row)
+    except psycopg.OperationalError:
+        # SQLAlchemy did not see this error: drop the connection ourselves (the pool would
+        # otherwise try to roll back on a cut socket).
+        conn.invalidate()
+        raise
 
 
 def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target) -> IngestOut:

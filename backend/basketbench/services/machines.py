@@ -75,6 +75,9 @@ def heartbeat(session: Session, machine_id: int) -> Machine:
     if machine is None:
         raise NotFound(f"unknown machine {machine_id}")
     machine.last_heartbeat = utcnow()
+    from basketbench.services.worker_tags import seen
+
+    seen(session, machine.tag)
     session.commit()
     return machine
 
@@ -99,6 +102,3 @@ def machine_stats(session: Session, machine_ids: list[int]) -> dict[int, tuple[i
             for mid in machine_ids}
 
 
-def registered_tags(session: Session) -> list[str]:
-    return list(session.scalars(
-        select(Machine.tag).where(Machine.active.is_(True)).distinct().order_by(Machine.tag)))

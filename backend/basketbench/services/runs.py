@@ -156,6 +156,10 @@ def claim_run(session: Session, run_id: int, claim: RunClaim) -> RunOut:
         .where(Run.id == run_id, Run.generation == claim.generation, Run.status == "queued")
         .values(**values)
         .execution_options(synchronize_session=False))
+    if getattr(taken, "rowcount", 0):
+        from basketbench.services.worker_tags import seen
+
+        seen(session, str(session.scalar(select(Run.tag).where(Run.id == run_id))))
     session.commit()
     if not getattr(taken, "rowcount", 0):
         run = session.get(Run, run_id)

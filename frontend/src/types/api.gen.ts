@@ -554,6 +554,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/worker-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Worker Tags
+         * @description Every tag a worker served or an operator declared, and every tag with queued runs:
+         *     live or not, whether new commits get runs for it, queued and expired runs.
+         */
+        get: operations["runs-list_worker_tags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/worker-tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Declare Worker Tag
+         * @description Declare a tag served: new commits get runs for it even before a worker is seen.
+         */
+        put: operations["runs-declare_worker_tag"];
+        post?: never;
+        /**
+         * Undeclare Worker Tag
+         * @description Withdraw an operator's declaration (a worker seeing the tag still counts).
+         */
+        delete: operations["runs-undeclare_worker_tag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1255,6 +1300,11 @@ export interface components {
              * @description documents whose change detection has not run yet (services/detection/queue.py); null when the database is unavailable
              */
             detection_pending?: number | null;
+            /**
+             * Worker Tags
+             * @description one line per hardware tag without a live worker that has queued or expired runs, e.g. 'tag arm64: no worker for 3 h, 12 runs expired, 0 queued' (GET /worker-tags for details)
+             */
+            worker_tags?: string[];
         };
         /**
          * HistoryChange
@@ -2113,6 +2163,45 @@ export interface components {
             margin: number | null;
             /** Settings */
             settings: number;
+        };
+        /**
+         * WorkerTagOut
+         * @description A hardware tag and whether a worker serves it (services/worker_tags.py).
+         */
+        WorkerTagOut: {
+            /** Tag */
+            tag: string;
+            /**
+             * Operator
+             * @description declared by an operator (PUT /worker-tags/{tag})
+             */
+            operator: boolean;
+            /**
+             * Live
+             * @description a worker was seen within BASKETBENCH_WORKER_LIVE_SECONDS
+             */
+            live: boolean;
+            /** Last Seen At */
+            last_seen_at: string | null;
+            /**
+             * Gets Runs
+             * @description new commits get runs for this tag
+             */
+            gets_runs: boolean;
+            /** Queued */
+            queued: number;
+            /**
+             * Expired Runs
+             * @description queued runs expired for want of a worker
+             */
+            expired_runs: number;
+            /** Last Expired At */
+            last_expired_at: string | null;
+            /**
+             * Note
+             * @description e.g. 'tag arm64: no worker for 3 h, 12 runs expired, 0 queued'; null when all is well
+             */
+            note: string | null;
         };
     };
     responses: never;
@@ -4692,6 +4781,203 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RecommendHistoryOut"];
                 };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "runs-list_worker_tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerTagOut"][];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "runs-declare_worker_tag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerTagOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "runs-undeclare_worker_tag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad request */
             400: {

@@ -23,6 +23,7 @@ export type Dimensions = Schemas['Dimensions'];
 export type LatestRow = Schemas['LatestOut'];
 export type Run = Schemas['RunOut'];
 export type Queue = Schemas['QueueOut'];
+export type WorkerTag = Schemas['WorkerTagOut'];
 export type SpeedStats = Schemas['SpeedSummary'];
 export type TradeoffPoint = Schemas['TradeoffPoint'];
 export type Tradeoff = Schemas['TradeoffOut'];

@@ -11,7 +11,9 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from basketbench.api.deps import SettingsDep
+from basketbench.core.config import Settings
 from basketbench.schemas.ci import Health
+from basketbench.services import worker_tags
 from basketbench.services.detection import queue as detection_queue
 
 router = APIRouter(tags=["health"])
@@ -28,24 +30,28 @@ def _version() -> str:
         return "unknown"
 
 
-def _ping(engine: Engine) -> int:
-    """The database answers; returns the detection backlog (a small table)."""
+def _ping(engine: Engine, settings: Settings) -> tuple[int, list[str]]:
+    """The database answers; returns the detection backlog (a small table) and the notes
+    of tags without a live worker (small tables, and queued runs by an index)."""
     with Session(engine) as session:
-        return detection_queue.pending(session)
+        notes = [t.note for t in worker_tags.tag_states(session, settings) if t.note]
+        return detection_queue.pending(session), notes
 
 
 @router.get("/health", response_model=Health,
             responses={503: {"model": Health, "description": "the database is unavailable"}})
 async def get_health(request: Request, settings: SettingsDep) -> Any:
     pending: int | None = None
+    notes: list[str] = []
     try:
-        pending = await asyncio.wait_for(run_in_threadpool(_ping, request.app.state.engine),
-                                         HEALTH_BUDGET_SECONDS)
+        pending, notes = await asyncio.wait_for(
+            run_in_threadpool(_ping, request.app.state.engine, settings), HEALTH_BUDGET_SECONDS)
         db = "ok"
     except Exception:  # refused, timed out, pool exhausted: report, do not fail
         db = "unavailable"
     body = Health(status="ok" if db == "ok" else "unavailable", database=db,
-                  version=_version(), embedded=settings.embedded, detection_pending=pending)
+                  version=_version(), embedded=settings.embedded, detection_pending=pending,
+                  worker_tags=notes)
     if db == "ok":
         return body
     return JSONResponse(body.model_dump(), status_code=503,

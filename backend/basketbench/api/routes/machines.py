@@ -11,7 +11,7 @@ from basketbench.models import Machine
 from basketbench.schemas.analysis import MachineCodecSetOut
 from basketbench.schemas.catalog import MachineIn, MachineOut, MachinePage, MachineRegistered
 from basketbench.services import codecs as codec_service
-from basketbench.services import lookup
+from basketbench.services import lookup, worker_tags
 from basketbench.services import machines as service
 from basketbench.services.catalog import machines_out
 
@@ -54,6 +54,8 @@ def register_machine(session: SessionDep, _token: TokenDep, body: MachineIn,
                      response: Response) -> MachineRegistered:
     machine, created = service.register_machine(
         session, body.name, body.tag, body.fingerprint, body.fingerprint_hash)
+    # Registered through the API: a worker (ingest registers machines without this).
+    worker_tags.seen(session, machine.tag)
     session.commit()
     if not created:
         response.status_code = 200

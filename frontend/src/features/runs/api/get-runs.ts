@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import type { Page, Queue, Run } from '@/types/api';
+import type { Page, Queue, Run, WorkerTag } from '@/types/api';
 
 export interface RunsParams {
   status?: string;
@@ -39,3 +39,10 @@ export const useQueues = () =>
     staleTime: 0,
     refetchInterval: (query) => ((query.state.data ?? []).some((q) => (q.counts.queued ?? 0) + (q.counts.running ?? 0) > 0) ? 3000 : 30_000),
   });
+
+export const getWorkerTags = (signal?: AbortSignal): Promise<WorkerTag[]> =>
+  apiRequest<WorkerTag[]>('/worker-tags', {}, { signal });
+
+/** Tags and their workers: which get runs, which have none live (expired runs). */
+export const useWorkerTags = () =>
+  useQuery({ queryKey: ['runs', 'worker-tags'], queryFn: ({ signal }) => getWorkerTags(signal), refetchInterval: 30_000 });

@@ -8,8 +8,8 @@ import { EmptyState, QueryView } from '@/components/ui/states';
 import { fmtAge } from '@/lib/format';
 import { num, str, useUrlState } from '@/lib/url-state';
 import { Pager } from '@/components/ui/pager';
-import type { Queue, Run } from '@/types/api';
-import { useQueues, useRuns } from '../api/get-runs';
+import type { Queue, Run, WorkerTag } from '@/types/api';
+import { useQueues, useRuns, useWorkerTags } from '../api/get-runs';
 import { TriggerForm } from './trigger-form';
 
 const runsSchema = { status: str(), tag: str(), sort: str('-id'), page: num(0) };
@@ -41,6 +41,25 @@ function QueueSummary({ queues }: { queues: readonly Queue[] }) {
   );
 }
 
+/** Tags whose queued runs no worker takes: the reaper expires them (services/worker_tags.py). */
+function WorkerTagNotes({ tags }: { tags: readonly WorkerTag[] }) {
+  const notes = tags.filter((t) => t.note);
+  if (notes.length === 0) return null;
+  return (
+    <section className="card" role="status" data-testid="worker-tag-notes">
+      <h2>Tags without a live worker</h2>
+      <ul>
+        {notes.map((t) => (
+          <li key={t.tag} data-worker-tag={t.tag}>
+            {t.note}
+            {t.gets_runs ? '' : ' (new commits get no runs for it)'}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function RunsPage() {
   const [state, set] = useUrlState(runsSchema);
   const dims = useDimensions();
@@ -52,6 +71,7 @@ export function RunsPage() {
     offset: state.page * PAGE_SIZE,
   });
   const queues = useQueues();
+  const workerTags = useWorkerTags();
   const tags = dims.data?.tags ?? [];
 
   const columns: Column<Run>[] = [
@@ -60,7 +80,13 @@ export function RunsPage() {
     { key: 'tag', header: 'tag', value: (r) => r.tag },
     { key: 'machine', header: 'machine', value: (r) => r.machine },
     { key: 'status', header: 'status', value: (r) => r.status, render: (r) => <span className={`status status-${r.status}`}>{r.status}</span> },
-    { key: 'stage', header: 'stage', value: (r) => r.stage },
+    {
+      key: 'stage',
+      header: 'stage',
+      value: (r) => r.stage,
+      // an expired run's reason is its log line
+      render: (r) => (r.stage === 'expired' ? <span title={r.log_tail ?? ''}>expired</span> : r.stage),
+    },
     { key: 'progress', header: 'progress', value: (r) => r.progress, render: (r) => <ProgressBar value={r.progress ?? (r.status === 'succeeded' ? 1 : 0)} /> },
     { key: 'trigger', header: 'trigger', value: (r) => r.trigger },
     { key: 'created_at', header: 'queued', value: (r) => r.created_at, render: (r) => fmtAge(r.created_at) },
@@ -80,6 +106,7 @@ export function RunsPage() {
         <SelectField name="status" label="Status" value={state.status} allowEmpty="all" options={STATUSES.map((s) => ({ value: s }))} onChange={(v) => set({ status: v, page: 0 })} />
         <SelectField name="tag" label="Tag" value={state.tag} allowEmpty="all" options={tags.map((t) => ({ value: t }))} onChange={(v) => set({ tag: v, page: 0 })} />
       </form>
+      <WorkerTagNotes tags={workerTags.data ?? []} />
       <QueryView query={runs} loadingLabel="Loading runs…">
         {(page) =>
           page.items.length === 0 ? (
@@ -94,6 +121,20 @@ export function RunsPage() {
               <DataTable testId="runs-table" columns={columns} rows={page.items} sort={state.sort} serverSorted
                 onSort={(sort) => set({ sort, page: 0 }, { replace: true })} rowKey={(r) => String(r.id)}
                 rowClass={(r) => (r.status === 'failed' ? 'row-regression' : undefined)} />
+              {page.items.some((r) => r.stage === 'expired') && (
+                <section className="failures" data-testid="expired-runs">
+                  <h2>Expired</h2>
+                  <ul>
+                    {page.items
+                      .filter((r) => r.stage === 'expired')
+                      .map((r) => (
+                        <li key={r.id}>
+                          #{r.id} <CommitLink sha={r.commit} repository={r.repository} /> on {r.tag}: {r.log_tail?.trim() || 'expired'}
+                        </li>
+                      ))}
+                  </ul>
+                </section>
+              )}
               {page.items.some((r) => r.status === 'failed') && (
                 <section className="failures">
                   <h2>Failures</h2>
