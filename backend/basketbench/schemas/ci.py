@@ -49,3 +49,8 @@ class Health(BaseModel):
     detection_pending: int | None = Field(
         default=None, description="documents whose change detection has not run yet "
         "(services/detection/queue.py); null when the database is unavailable")
+    detection_awaiting_reruns: dict[str, int] | None = Field(
+        default=None, description="speed change candidates awaiting their confirmation "
+        "reruns, per hardware tag (unconfirmed after detection_pending_timeout, or "
+        "detection_worker_silence without a live worker on the tag); null when the "
+        "database is unavailable")

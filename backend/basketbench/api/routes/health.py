@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.api.deps import SettingsDep
 from basketbench.schemas.ci import Health
+from basketbench.services.detection import pending as detection_pending
 from basketbench.services.detection import queue as detection_queue
 
 router = APIRouter(tags=["health"])
@@ -28,24 +29,27 @@ def _version() -> str:
         return "unknown"
 
 
-def _ping(engine: Engine) -> int:
-    """The database answers; returns the detection backlog (a small table)."""
+def _ping(engine: Engine) -> tuple[int, dict[str, int]]:
+    """The database answers; returns the detection backlog (a small table) and the
+    speed candidates awaiting reruns per tag."""
     with Session(engine) as session:
-        return detection_queue.pending(session)
+        return detection_queue.pending(session), detection_pending.awaiting_by_tag(session)
 
 
 @router.get("/health", response_model=Health,
             responses={503: {"model": Health, "description": "the database is unavailable"}})
 async def get_health(request: Request, settings: SettingsDep) -> Any:
     pending: int | None = None
+    awaiting: dict[str, int] | None = None
     try:
-        pending = await asyncio.wait_for(run_in_threadpool(_ping, request.app.state.engine),
-                                         HEALTH_BUDGET_SECONDS)
+        pending, awaiting = await asyncio.wait_for(
+            run_in_threadpool(_ping, request.app.state.engine), HEALTH_BUDGET_SECONDS)
         db = "ok"
     except Exception:  # refused, timed out, pool exhausted: report, do not fail
         db = "unavailable"
     body = Health(status="ok" if db == "ok" else "unavailable", database=db,
-                  version=_version(), embedded=settings.embedded, detection_pending=pending)
+                  version=_version(), embedded=settings.embedded, detection_pending=pending,
+                  detection_awaiting_reruns=awaiting)
     if db == "ok":
         return body
     return JSONResponse(body.model_dump(), status_code=503,
