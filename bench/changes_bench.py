@@ -206,6 +206,9 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
                         alarms.append(Alarm(s, commit, t, conf.delta, item.test, item.moves))
                         # a new segment starts at the change
                         segments[s] = [p for p in segments[s] if p.commit >= commit]
+                    elif conf.verdict == "rejected":
+                        # the reruns contradicted the screened run: it leaves the series
+                        segments[s] = [p for p in segments[s] if p.commit != commit]
                     elif conf.verdict == "below_minimum":
                         segments[s] = [p for p in segments[s] if p.commit >= commit]
                         if trace is not None:

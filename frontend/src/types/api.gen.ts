@@ -518,7 +518,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "exact" | "speed";
+            kind: "exact" | "speed" | "drift";
             /** Test */
             test: string;
             /**
@@ -546,7 +546,9 @@ export interface components {
              * State
              * @enum {string}
              */
-            state: "confirming" | "confirmed" | "rejected";
+            state: "confirming" | "confirmed" | "rejected" | "unconfirmed";
+            /** State Reason */
+            state_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -572,6 +574,8 @@ export interface components {
             /** Notified At */
             notified_at: string | null;
             codecs?: components["schemas"]["CodecSetOut"] | null;
+            reverts?: components["schemas"]["ChangeLink"] | null;
+            reverted_by?: components["schemas"]["ChangeLink"] | null;
             /** Evidence */
             evidence: {
                 [key: string]: unknown;
@@ -584,6 +588,13 @@ export interface components {
             related: components["schemas"]["ChangeOut"][];
             /** Deliveries */
             deliveries: components["schemas"]["DeliveryOut"][];
+        };
+        /** ChangeLink */
+        ChangeLink: {
+            /** Change Id */
+            change_id: number;
+            /** Sha */
+            sha: string;
         };
         /** ChangeOut */
         ChangeOut: {
@@ -603,7 +614,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "exact" | "speed";
+            kind: "exact" | "speed" | "drift";
             /** Test */
             test: string;
             /**
@@ -631,7 +642,9 @@ export interface components {
              * State
              * @enum {string}
              */
-            state: "confirming" | "confirmed" | "rejected";
+            state: "confirming" | "confirmed" | "rejected" | "unconfirmed";
+            /** State Reason */
+            state_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -657,6 +670,8 @@ export interface components {
             /** Notified At */
             notified_at: string | null;
             codecs?: components["schemas"]["CodecSetOut"] | null;
+            reverts?: components["schemas"]["ChangeLink"] | null;
+            reverted_by?: components["schemas"]["ChangeLink"] | null;
         };
         /** ChangePage */
         ChangePage: {
@@ -999,6 +1014,13 @@ export interface components {
              * @description documents whose change detection has not run yet (services/detection/queue.py); null when the database is unavailable
              */
             detection_pending?: number | null;
+            /**
+             * Detection Awaiting Reruns
+             * @description speed change candidates awaiting their confirmation reruns, per hardware tag (unconfirmed after detection_pending_timeout, or detection_worker_silence without a live worker on the tag); null when the database is unavailable
+             */
+            detection_awaiting_reruns?: {
+                [key: string]: number;
+            } | null;
         };
         /**
          * HistoryChange
@@ -3691,8 +3713,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: ("open" | "acknowledged" | "fixed" | "ignored") | null;
-                /** @description detection's verdict (default confirmed; 'all' is not a state: omit with include_unconfirmed) */
-                state?: ("confirming" | "confirmed" | "rejected") | null;
+                /** @description detection's verdict (default confirmed; 'pending' = 'confirming': awaiting reruns; every state: omit with include_unconfirmed) */
+                state?: ("confirming" | "pending" | "confirmed" | "rejected" | "unconfirmed") | null;
                 include_unconfirmed?: boolean;
                 /** @description name, name@version or id */
                 machine?: string | null;
