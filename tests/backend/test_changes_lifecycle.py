@@ -111,3 +111,17 @@ def test_listing_parameters_are_checked(client: TestClient, auth: dict[str, str]
     assert ok.status_code == 200
     assert client.get("/api/v1/changes", params={"state": "pending"}).status_code == 200
     assert client.get("/api/v1/changes", params={"state": "later"}).status_code == 422
+
+
+def test_a_size_back_to_its_old_value_is_linked_at_once(client: TestClient,
+                                                        auth: dict[str, str]) -> None:
+    seed_history(client, auth, 3)
+    ingest(client, auth, make_doc(3, size_scale=1.02))
+    ingest(client, auth, make_doc(4))
+    found = {c["id"]: c for c in changes(client)}
+    later = [c for c in found.values() if c["commit"]["sha"] == sha(4)]
+    assert len(later) == 4 and all(c["kind"] == "exact" for c in later)
+    for c in later:
+        first = found[c["reverts"]["change_id"]]
+        assert first["commit"]["sha"] == sha(3) and first["metric"] == c["metric"]
+        assert first["reverted_by"] == {"change_id": c["id"], "sha": sha(4)}
