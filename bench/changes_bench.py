@@ -34,6 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
+from basketbench.services.detection.drift import find_drift  # noqa: E402
 from basketbench.services.detection.engine import (  # noqa: E402
     SeriesInput,
     SeriesPoint,
@@ -45,7 +46,7 @@ from basketbench.services.detection.speed import SpeedRule  # noqa: E402
 
 STEP_SIZES = (1.0, 2.0, 3.0, 5.0, 10.0)
 SAMPLES = 9
-SEGMENT_KEEP = 60
+SEGMENT_KEEP = 121  # as the service loads: max(61, drift window + 1)
 OUTLIER_RATE = 0.002  # per series and commit: one run in 500 is off by 5-15 %
 
 
@@ -90,10 +91,12 @@ def make_world(series: int, commits: int, rng: np.random.Generator,
 
 
 def draw_run(true: float, cv: float, rng: np.random.Generator,
-             outlier: float = 0.0) -> tuple[float, list[float]]:
-    half = cv / math.sqrt(2)
-    run_level = true * (1 + rng.normal(0, half)) * (1 + outlier)
-    samples = run_level * (1 + rng.normal(0, half, SAMPLES))
+             outlier: float = 0.0, run_share: float = 0.5) -> tuple[float, list[float]]:
+    """One run: ``run_share`` of the variance moves the whole run (another tenant,
+    thermal state), the rest scatters its samples."""
+    between, within = cv * math.sqrt(run_share), cv * math.sqrt(1 - run_share)
+    run_level = true * (1 + rng.normal(0, between)) * (1 + outlier)
+    samples = run_level * (1 + rng.normal(0, within, SAMPLES))
     return float(np.median(samples)), samples.tolist()
 
 
@@ -127,11 +130,26 @@ class Pending:
         return self.points[self.position].commit
 
 
-def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Generator
+@dataclass
+class Trace:
+    """Per commit: candidates sent to reruns, reruns spent, rejected below the minimum."""
+
+    candidates: list[int] = field(default_factory=list)
+    reruns: list[int] = field(default_factory=list)
+    below_minimum: list[tuple[int, int]] = field(default_factory=list)  # (series, commit)
+    rounds: dict[int, int] = field(default_factory=lambda: defaultdict(int))  # per series
+
+
+def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Generator,
+                 run_share: float = 0.5, drift_min_pct: float | None = 3.0,
+                 drift_window: int = 120, trace: Trace | None = None
                  ) -> tuple[list[Alarm], int]:
-    """Every commit through the service's screen; every candidate through rounds of
-    interleaved reruns (drawn from the truth) and the service's decide, moving earlier
-    as the service does. Returns the alarms and the reruns spent."""
+    """Every commit through the service's screen (one regular run per commit and series:
+    reruns are evidence for their candidate only, as in the service); every candidate
+    through rounds of interleaved reruns (drawn from the truth) and the service's decide,
+    moving earlier as the service does; a shift judged real but below the minimum
+    restarts the segment, as in the service; the drift rule (drift.find_drift) on every
+    series without a candidate. Returns the alarms and the reruns spent."""
     n_series, n_commits = world.level.shape
     segments: list[list[SeriesPoint]] = [[] for _ in range(n_series)]
     states: list[dict[int, str]] = [{} for _ in range(n_series)]  # the change records
@@ -141,12 +159,13 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
     for t in range(n_commits):
         for s in range(n_series):
             median, samples = draw_run(world.level[s, t], cv, rng,
-                                       world.outlier_size.get((s, t), 0.0))
+                                       world.outlier_size.get((s, t), 0.0), run_share)
             segments[s].append(SeriesPoint(t, [median], samples))
             del segments[s][:-SEGMENT_KEEP]
         family = [SeriesInput(s, segments[s], rule.min_effect_pct, flagged[s])
                   for s in range(n_series)]
         candidates = screen(family, rule)
+        spent_before = reruns
         pending = []
         for c in candidates:
             pts = family[c.series].points
@@ -164,10 +183,12 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
                 confs, parent_reruns = [], []
                 for item in group:
                     parent = item.points[item.position - 1]
-                    pr = [draw_run(world.level[item.series, parent.commit], cv, rng)[0]
-                          for _ in range(rule.confirm_runs)]
-                    sr = [draw_run(world.level[item.series, commit], cv, rng)[0]
-                          for _ in range(rule.confirm_runs)]
+                    pr = [draw_run(world.level[item.series, parent.commit], cv, rng,
+                                   run_share=run_share)[0] for _ in range(rule.confirm_runs)]
+                    sr = [draw_run(world.level[item.series, commit], cv, rng,
+                                   run_share=run_share)[0] for _ in range(rule.confirm_runs)]
+                    if trace is not None:
+                        trace.rounds[item.series] += 1
                     parent_reruns.append(pr)
                     confs.append(confirm_one(item.reference, item.suspect_runs, pr, sr,
                                              item.samples, rule))
@@ -185,12 +206,33 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
                         alarms.append(Alarm(s, commit, t, conf.delta, item.test, item.moves))
                         # a new segment starts at the change
                         segments[s] = [p for p in segments[s] if p.commit >= commit]
+                    elif conf.verdict == "rejected":
+                        # the reruns contradicted the screened run: it leaves the series
+                        segments[s] = [p for p in segments[s] if p.commit != commit]
+                    elif conf.verdict == "below_minimum":
+                        segments[s] = [p for p in segments[s] if p.commit >= commit]
+                        if trace is not None:
+                            trace.below_minimum.append((s, commit))
                     elif conf.verdict == "earlier":
                         parent = item.points[item.position - 1]
                         pending.append(Pending(
                             s, item.points, item.position - 1, item.reference[:-1],
                             list(parent.runs) + pr, parent.samples, item.screen_delta,
                             item.test, item.family_size, item.moves + 1))
+        if drift_min_pct is not None:
+            screened = {c.series for c in candidates}
+            for s in range(n_series):
+                if s in screened or t in flagged[s]:
+                    continue
+                found = find_drift([p.median for p in segments[s]], drift_min_pct,
+                                   drift_window)
+                if found is not None:
+                    alarms.append(Alarm(s, t, t, found.shift, "drift"))
+                    flagged[s].add(t)
+                    segments[s] = segments[s][-1:]
+        if trace is not None:
+            trace.candidates.append(len(candidates))
+            trace.reruns.append(reruns - spent_before)
     return alarms, reruns
 
 
@@ -234,7 +276,9 @@ def score(world: World, alarms: list[Alarm]) -> dict[str, Any]:
             if abs(size) >= 3:
                 big_delays.append(found.detected_at - c)
             exact += found.position == c
-    false = [a for a in alarms if id(a) not in matched]
+    drifts = [a for a in alarms if a.test == "drift"]
+    false = [a for a in alarms if id(a) not in matched
+             and not (a.test == "drift" and a.series in world.drift)]
     drift_false = [a for a in false if a.series in world.drift]
     cells = n_series * n_commits
     return {
@@ -251,7 +295,72 @@ def score(world: World, alarms: list[Alarm]) -> dict[str, Any]:
         "located_exactly": round(exact / max(1, len(delays)), 3),
         "alarms": len(alarms),
         "moved_earlier": sum(a.moves > 0 for a in alarms),
+        "drift_series": len(world.drift),
+        "drifts_found": len({a.series for a in drifts if a.series in world.drift}),
+        "drift_alarms_elsewhere": sum(a.series not in world.drift for a in drifts),
     }
+
+
+def planted(kind: str, series: int = 42, commits: int = 300) -> tuple[np.ndarray, int]:
+    """Issue 27's planted histories on series 0 (the rest flat): ``noise`` (nothing),
+    ``min_step`` (-2 % at commit 60, the minimum effect), ``drift`` (-0.05 % per commit,
+    10 % over 200 commits), ``spike`` (-30 % at commit 40, back at 41). Returns the truth
+    and the commit of interest (the step; for the drift, where it reaches 3 %)."""
+    level = np.ones((series, commits))
+    if kind == "min_step":
+        level[0, 60:] *= 0.98
+        return level, 60
+    if kind == "drift":
+        level[0, :] = (1 - 0.0005) ** np.arange(commits)
+        return level, int(np.argmax(level[0] <= 0.97))
+    if kind == "spike":
+        level[0, 40] *= 0.70
+        return level, 40
+    if kind != "noise":
+        raise ValueError(f"unknown scenario {kind!r}")
+    return level, 0
+
+
+def issue27(seed: int = 1, series: int = 42, cv: float = 0.01,
+            run_share: float = 0.5) -> dict[str, Any]:
+    """The simulator's figures for issue 27's planted scenarios (1 % noise, half of its
+    variance between runs)."""
+    rule = SpeedRule()
+    out: dict[str, Any] = {"cv_pct": cv * 100, "run_share": run_share, "series": series}
+    level, _ = planted("noise", series, 300)
+    trace = Trace()
+    alarms, reruns = run_detector(_world(level), cv, rule, np.random.default_rng(seed),
+                                  run_share, trace=trace)
+    out["noise"] = {"commits": 300, "reruns_per_commit": round(reruns / 300, 3),
+                    "reruns_per_50_commits": [sum(trace.reruns[i:i + 50])
+                                              for i in range(0, 300, 50)],
+                    "candidates_per_50_commits": [sum(trace.candidates[i:i + 50])
+                                                  for i in range(0, 300, 50)],
+                    "alarms": len(alarms)}
+    level, at = planted("min_step", series, 200)
+    trace = Trace()
+    alarms, reruns = run_detector(_world(level), cv, rule, np.random.default_rng(seed),
+                                  run_share, trace=trace)
+    out["min_step"] = {"step_commit": at, "rounds_on_step_series": trace.rounds[0],
+                       "below_minimum": [c for s, c in trace.below_minimum if s == 0],
+                       "alarms_on_step_series": [(a.position, round(a.delta * 100, 2), a.test)
+                                                 for a in alarms if a.series == 0],
+                       "reruns": reruns}
+    level, at = planted("drift", series, 200)
+    alarms, reruns = run_detector(_world(level), cv, rule, np.random.default_rng(seed),
+                                  run_share)
+    found = [a for a in alarms if a.series == 0 and a.test == "drift"]
+    out["drift"] = {"reaches_3pct_at": at,
+                    "reported_at": found[0].detected_at if found else None,
+                    "reported_shift_pct": round(found[0].delta * 100, 2) if found else None,
+                    "delay_after_3pct": found[0].detected_at - at if found else None,
+                    "other_alarms": [(a.series, a.position, a.test) for a in alarms
+                                     if a not in found]}
+    return out
+
+
+def _world(level: np.ndarray) -> World:
+    return World(level, [])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -263,7 +372,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-effect", type=float, default=2.0)
     ap.add_argument("--screen-q", type=float, default=SpeedRule.screen_q)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--issue27", action="store_true",
+                    help="the simulator on issue 27's planted scenarios")
+    ap.add_argument("--service", choices=("noise", "min_step", "drift", "spike"),
+                    help="one planted scenario through the service (bench/changes_service.py)")
+    ap.add_argument("--run-share", type=float, default=0.5,
+                    help="share of the noise variance between runs")
+    ap.add_argument("--confirm-runs", type=int, default=2)
+    ap.add_argument("--rerun-budget", type=float, default=1.0)
     args = ap.parse_args(argv)
+    if args.issue27 or args.service:
+        cv = float(args.cv.split(",")[0]) / 100
+        if args.service:
+            from bench.changes_service import run_service
+
+            level, at = planted(args.service, 42, args.commits)
+            result = run_service(level, cv, args.run_share, args.seed,
+                                 detection_confirm_runs=args.confirm_runs,
+                                 detection_rerun_budget=args.rerun_budget,
+                                 detection_default_min_effect=args.min_effect)
+            row = {"scenario": args.service, "cv_pct": cv * 100, "run_share": args.run_share,
+                   "confirm_runs": args.confirm_runs, "rerun_budget": args.rerun_budget,
+                   "planted_at": at, **result.summary(),
+                   "changes": [c for c in result.changes if c["state"] != "rejected"][:50]}
+        else:
+            row = issue27(args.seed, 42, cv, args.run_share)
+        print(json.dumps(row), flush=True)
+        if args.out:
+            args.out.write_text(json.dumps(row, indent=1))
+        return 0
     rows = []
     for cv_pct in (float(v) for v in args.cv.split(",")):
         rng = np.random.default_rng(args.seed)

@@ -238,7 +238,9 @@ def test_a_step_arriving_while_a_change_is_confirmed_is_screened_once_it_is_deci
     """Commit 12 has one slow run (a fluke); while it is being confirmed, commit 13 brings
     a real 10 % step. 12 splits the series until it is decided, so 13 is screened against
     12 alone and no test can run. Once the reruns reject 12, 13 is screened again against
-    the whole series, and becomes a candidate with its own reruns."""
+    the whole series, and becomes a candidate with its own reruns. 12's screened run,
+    contradicted by its reruns, is left out of the series (issue 27: reruns are never
+    points): 13's parent is 11."""
     fluke, step = HISTORY, HISTORY + 1
     seed_history(client, auth)
     ingest(client, auth, make_doc(fluke, scale=0.90))
@@ -253,9 +255,9 @@ def test_a_step_arriving_while_a_change_is_confirmed_is_screened_once_it_is_deci
     assert {(c["dataset"], c["configuration"]["setting"]) for c in pending} == {
         ("nanoaod", 505), ("hzz", 505)}
     queued = [r for r in runs(client) if r["trigger"] == "confirm" and r["result_count"] == 0]
-    assert {r["commit"] for r in queued} == {sha(fluke), sha(step)}  # the step's pair
+    assert {r["commit"] for r in queued} == {sha(fluke - 1), sha(step)}  # the step's pair
     # and once its reruns agree, the step is raised
-    upload_queued_reruns(client, auth, {fluke: 1.0, step: 0.90})
+    upload_queued_reruns(client, auth, {fluke - 1: 1.0, step: 0.90})
     raised = changes(client)
     assert {c["commit"]["sha"] for c in raised} == {sha(step)} and len(raised) == 4, raised
     assert all(-11 < c["delta_pct"] < -9 for c in raised)

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from basketbench.services.errors import Invalid
 from basketbench.services.sqlutil import AnySelect
 
 T = TypeVar("T")
@@ -58,8 +59,11 @@ def page_params(
     as_csv = format == Format.csv or (
         format is None and "text/csv" in request.headers.get("accept", "")
     )
-    if not as_csv:
-        limit = min(limit, MAX_LIMIT)
+    if not as_csv and limit > MAX_LIMIT:
+        # Said, not clamped: a caller asking for more must learn to page.
+        raise Invalid(f"limit {limit} is above {MAX_LIMIT} for JSON: page with offset, or "
+                      f"ask for format=csv (at most {MAX_CSV_LIMIT})",
+                      [{"loc": ["query", "limit"], "msg": f"at most {MAX_LIMIT} for JSON"}])
     return PageParams(limit=limit, offset=offset, csv=as_csv)
 
 

@@ -129,6 +129,23 @@ class Settings(BaseSettings):
     detection_fdr: float = 0.05
     detection_confirm_runs: int = 2
     """Reruns of the suspect commit and of its parent each, interleaved; 0 = none."""
+    detection_rerun_budget: float = 1.0
+    """Confirmation reruns a tag may spend per commit measured by regular runs, over its
+    last detection_budget_commits such commits; candidates beyond it are left
+    unconfirmed with the reason (listed, never alerted)."""
+    detection_budget_commits: int = 50
+    detection_pending_timeout: float = 86400.0
+    """Seconds a speed candidate may wait for its reruns before it is marked
+    unconfirmed."""
+    detection_worker_silence: float = 1800.0
+    """A tag whose machines sent no heartbeat for this many seconds has no live worker:
+    its candidates older than that are marked unconfirmed (their queued reruns
+    cancelled)."""
+    detection_drift_min_pct: float = 3.0
+    """Smallest slow shift (in %) over detection_drift_window commits reported as a
+    drift."""
+    detection_drift_window: int = 120
+    """Commits (regular runs) the drift rule looks back over."""
     notify_webhook_url: str | None = None
     """Slack / Mattermost compatible incoming-webhook URL for confirmed changes."""
     notify_attempts: int = 6

@@ -4,8 +4,9 @@ A change belongs to one series (machine version x dataset x configuration x metr
 codec series, see models/codecs.py; ``codec_set_id`` is the set the changed commit was
 measured with) and one commit (the first commit with the new level) with its parent (the last
 measured commit before it). ``state`` is detection's own verdict (confirming ->
-confirmed / rejected; exact metrics are confirmed at once); ``status`` is the
-people's workflow (open, acknowledged, fixed, ignored)."""
+confirmed / rejected, or unconfirmed when its reruns never came: listed, not alerted;
+exact metrics and drifts are confirmed at once); ``status`` is the people's workflow
+(open, acknowledged, fixed, ignored). ``kind``: exact | speed | drift."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from basketbench.models.base import Base, Json, Timestamp, utcnow
 
-CHANGE_STATES = ("confirming", "confirmed", "rejected")
+CHANGE_STATES = ("confirming", "confirmed", "rejected", "unconfirmed")
+CHANGE_KINDS = ("exact", "speed", "drift")
 CHANGE_STATUSES = ("open", "acknowledged", "fixed", "ignored")
 DIRECTIONS = ("regression", "improvement")
 
@@ -44,8 +46,9 @@ class Change(Base):
     # NULL: results stored before codec sets existed (the "legacy" series)
     codec_set_id: Mapped[int | None] = mapped_column(
         ForeignKey("codec_sets.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(10))  # exact | speed
-    test: Mapped[str] = mapped_column(String(20))  # exact | single | pair | edivisive
+    kind: Mapped[str] = mapped_column(String(10))  # exact | speed | drift
+    # exact | single | pair | edivisive | revert | drift
+    test: Mapped[str] = mapped_column(String(20))
     direction: Mapped[str] = mapped_column(String(12))
     base_value: Mapped[float | None] = mapped_column(Float)
     head_value: Mapped[float | None] = mapped_column(Float)
@@ -56,6 +59,11 @@ class Change(Base):
     q_value: Mapped[float | None] = mapped_column(Float)
     min_effect_pct: Mapped[float | None] = mapped_column(Float)
     state: Mapped[str] = mapped_column(String(12), default="confirming")
+    # why it is unconfirmed (or rejected without reruns)
+    state_reason: Mapped[str | None] = mapped_column(Text)
+    # a change back to the level before an earlier change of its series, and that one
+    reverts_id: Mapped[int | None] = mapped_column(Integer)
+    reverted_by_id: Mapped[int | None] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(14), default="open")
     status_by: Mapped[str | None] = mapped_column(String(200))
     status_reason: Mapped[str | None] = mapped_column(Text)

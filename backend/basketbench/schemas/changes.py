@@ -13,7 +13,9 @@ from basketbench.schemas.common import Page
 from basketbench.schemas.results import BuildOut
 
 ChangeStatus = Literal["open", "acknowledged", "fixed", "ignored"]
-ChangeState = Literal["confirming", "confirmed", "rejected"]
+ChangeState = Literal["confirming", "confirmed", "rejected", "unconfirmed"]
+# The listing's state filter: "pending" is a synonym of "confirming" (awaiting reruns).
+ChangeStateFilter = Literal["confirming", "pending", "confirmed", "rejected", "unconfirmed"]
 Direction = Literal["regression", "improvement"]
 
 
@@ -26,6 +28,11 @@ class CommitRef(BaseModel):
     order: int
 
 
+class ChangeLink(BaseModel):
+    change_id: int
+    sha: str  # the linked change's commit
+
+
 class ChangeOut(BaseModel):
     id: int
     repository: str
@@ -35,7 +42,7 @@ class ChangeOut(BaseModel):
     dataset: str
     configuration: ConfigurationOut
     metric: str
-    kind: Literal["exact", "speed"]
+    kind: Literal["exact", "speed", "drift"]
     test: str
     direction: Direction
     base_value: float | None
@@ -47,6 +54,7 @@ class ChangeOut(BaseModel):
     q_value: float | None
     min_effect_pct: float | None
     state: ChangeState
+    state_reason: str | None = None  # why unconfirmed (or rejected without reruns)
     status: ChangeStatus
     status_by: str | None
     status_reason: str | None
@@ -57,6 +65,9 @@ class ChangeOut(BaseModel):
     notified_at: datetime | None
     codecs: CodecSetOut | None = None  # the codec set the changed commit was measured with
     build: BuildOut | None = None  # how the harness that measured the changed commit was built
+    # A change back to the level before an earlier change of the same series, both ways.
+    reverts: ChangeLink | None = None
+    reverted_by: ChangeLink | None = None
 
 
 class ChangePage(Page[ChangeOut]):

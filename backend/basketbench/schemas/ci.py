@@ -53,3 +53,8 @@ class Health(BaseModel):
         default_factory=list, description="one line per hardware tag without a live worker "
         "that has queued or expired runs, e.g. 'tag arm64: no worker for 3 h, 12 runs "
         "expired, 0 queued' (GET /worker-tags for details)")
+    detection_awaiting_reruns: dict[str, int] | None = Field(
+        default=None, description="speed change candidates awaiting their confirmation "
+        "reruns, per hardware tag (unconfirmed after detection_pending_timeout, or "
+        "detection_worker_silence without a live worker on the tag); null when the "
+        "database is unavailable")

@@ -23,13 +23,20 @@ from basketbench.models import (
 )
 from basketbench.models.base import utcnow
 from basketbench.models.result import METRICS
-from basketbench.schemas.changes import ChangeDetail, ChangeOut, CommitRef, DeliveryOut, StatusIn
+from basketbench.schemas.changes import (
+    ChangeDetail,
+    ChangeLink,
+    ChangeOut,
+    CommitRef,
+    DeliveryOut,
+    StatusIn,
+)
 from basketbench.schemas.results import BuildOut
 from basketbench.services import provenance
 from basketbench.services.catalog import configuration_out, machine_ref
 from basketbench.services.codecs import codec_set_out
 from basketbench.services.commitheads import first_line
-from basketbench.services.errors import BadRequest, NotFound
+from basketbench.services.errors import BadRequest, Invalid, NotFound
 from basketbench.services.lookup import get_commit
 from basketbench.services.notify.summary import commit_url
 
@@ -68,7 +75,8 @@ def list_query(session: Session, f: ChangeFilter) -> Select[Any]:
     stmt = _query()
     if f.metric is not None and f.metric not in METRICS:
         raise BadRequest(f"unknown metric {f.metric!r}", list(METRICS))
-    for value, column in ((f.status, Change.status), (f.state, Change.state),
+    state = "confirming" if f.state == "pending" else f.state
+    for value, column in ((f.status, Change.status), (state, Change.state),
                           (f.metric, Change.metric), (f.direction, Change.direction),
                           (f.tag, Machine.tag), (f.dataset, Dataset.name),
                           (f.setting, Configuration.setting),
@@ -83,10 +91,16 @@ def list_query(session: Session, f: ChangeFilter) -> Select[Any]:
             stmt = stmt.where(Machine.version == int(version.lstrip("v")))
     if f.commit:
         stmt = stmt.where(Change.commit_id == get_commit(session, f.commit).id)
-    if f.commit_from:
-        stmt = stmt.where(Commit.order >= get_commit(session, f.commit_from).order)
-    if f.commit_to:
-        stmt = stmt.where(Commit.order <= get_commit(session, f.commit_to).order)
+    lo = get_commit(session, f.commit_from) if f.commit_from else None
+    hi = get_commit(session, f.commit_to) if f.commit_to else None
+    if lo is not None and hi is not None and lo.order > hi.order:
+        raise Invalid("commit_from comes after commit_to in git order: swap them",
+                      [{"loc": ["query", "commit_from"],
+                        "msg": f"{lo.sha[:12]} is after {hi.sha[:12]}"}])
+    if lo is not None:
+        stmt = stmt.where(Commit.order >= lo.order)
+    if hi is not None:
+        stmt = stmt.where(Commit.order <= hi.order)
     # Newest commit first; a commit's changes together, the largest first.
     return stmt.order_by(Commit.order.desc(), Commit.id.desc(), Machine.id,
                          func.abs(Change.delta_pct).desc(), Change.id)
@@ -100,8 +114,19 @@ def _commit_ref(repo: Repository, c: Commit | None) -> CommitRef | None:
                      author=c.author, date=c.date, order=c.order)
 
 
-def to_out(row: Any) -> ChangeOut:
+def revert_links(session: Session, rows: Sequence[Any]) -> dict[int, ChangeLink]:
+    """The changes the rows' reverts_id / reverted_by_id point at, with their commits."""
+    ids = {i for row in rows for i in (row[0].reverts_id, row[0].reverted_by_id) if i}
+    if not ids:
+        return {}
+    return {cid: ChangeLink(change_id=cid, sha=sha) for cid, sha in session.execute(
+        select(Change.id, Commit.sha).join(Commit, Commit.id == Change.commit_id)
+        .where(Change.id.in_(ids)))}
+
+
+def to_out(row: Any, links: dict[int, ChangeLink] | None = None) -> ChangeOut:
     ch, commit, parent, repo, machine, ds, conf, codec_set = row
+    links = links or {}
     ref = _commit_ref(repo, commit)
     assert ref is not None
     return ChangeOut(
@@ -110,11 +135,14 @@ def to_out(row: Any) -> ChangeOut:
         metric=ch.metric, kind=ch.kind, test=ch.test, direction=ch.direction,
         base_value=ch.base_value, head_value=ch.head_value, delta_pct=ch.delta_pct,
         ci_low_pct=ch.ci_low_pct, ci_high_pct=ch.ci_high_pct, p_value=ch.p_value,
-        q_value=ch.q_value, min_effect_pct=ch.min_effect_pct, state=ch.state, status=ch.status,
+        q_value=ch.q_value, min_effect_pct=ch.min_effect_pct, state=ch.state,
+        state_reason=ch.state_reason, status=ch.status,
         status_by=ch.status_by, status_reason=ch.status_reason, status_at=ch.status_at,
         bisection=ch.bisection or {}, created_at=ch.created_at, confirmed_at=ch.confirmed_at,
         notified_at=ch.notified_at,
-        codecs=codec_set_out(codec_set) if codec_set is not None else None)
+        codecs=codec_set_out(codec_set) if codec_set is not None else None,
+        reverts=links.get(ch.reverts_id) if ch.reverts_id else None,
+        reverted_by=links.get(ch.reverted_by_id) if ch.reverted_by_id else None)
 
 
 def outs_with_builds(session: Session, rows: Sequence[Any]) -> list[ChangeOut]:
@@ -130,9 +158,10 @@ def outs_with_builds(session: Session, rows: Sequence[Any]) -> list[ChangeOut]:
                 .order_by(ResultDocument.id))
         for machine_id, commit_id, set_id, *build in session.execute(stmt):
             builds[(machine_id, commit_id, set_id)] = BuildOut(**provenance.build_out(*build))
+    links = revert_links(session, rows)
     outs = []
     for row, ch in zip(rows, changes, strict=True):
-        out = to_out(row)
+        out = to_out(row, links)
         out.build = builds.get((ch.machine_id, ch.commit_id, ch.codec_set_id))
         outs.append(out)
     return outs

@@ -758,7 +758,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "exact" | "speed";
+            kind: "exact" | "speed" | "drift";
             /** Test */
             test: string;
             /**
@@ -786,7 +786,9 @@ export interface components {
              * State
              * @enum {string}
              */
-            state: "confirming" | "confirmed" | "rejected";
+            state: "confirming" | "confirmed" | "rejected" | "unconfirmed";
+            /** State Reason */
+            state_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -813,6 +815,8 @@ export interface components {
             notified_at: string | null;
             codecs?: components["schemas"]["CodecSetOut"] | null;
             build?: components["schemas"]["BuildOut"] | null;
+            reverts?: components["schemas"]["ChangeLink"] | null;
+            reverted_by?: components["schemas"]["ChangeLink"] | null;
             /** Evidence */
             evidence: {
                 [key: string]: unknown;
@@ -825,6 +829,13 @@ export interface components {
             related: components["schemas"]["ChangeOut"][];
             /** Deliveries */
             deliveries: components["schemas"]["DeliveryOut"][];
+        };
+        /** ChangeLink */
+        ChangeLink: {
+            /** Change Id */
+            change_id: number;
+            /** Sha */
+            sha: string;
         };
         /** ChangeOut */
         ChangeOut: {
@@ -844,7 +855,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "exact" | "speed";
+            kind: "exact" | "speed" | "drift";
             /** Test */
             test: string;
             /**
@@ -872,7 +883,9 @@ export interface components {
              * State
              * @enum {string}
              */
-            state: "confirming" | "confirmed" | "rejected";
+            state: "confirming" | "confirmed" | "rejected" | "unconfirmed";
+            /** State Reason */
+            state_reason?: string | null;
             /**
              * Status
              * @enum {string}
@@ -899,6 +912,8 @@ export interface components {
             notified_at: string | null;
             codecs?: components["schemas"]["CodecSetOut"] | null;
             build?: components["schemas"]["BuildOut"] | null;
+            reverts?: components["schemas"]["ChangeLink"] | null;
+            reverted_by?: components["schemas"]["ChangeLink"] | null;
         };
         /** ChangePage */
         ChangePage: {
@@ -1305,6 +1320,13 @@ export interface components {
              * @description one line per hardware tag without a live worker that has queued or expired runs, e.g. 'tag arm64: no worker for 3 h, 12 runs expired, 0 queued' (GET /worker-tags for details)
              */
             worker_tags?: string[];
+            /**
+             * Detection Awaiting Reruns
+             * @description speed change candidates awaiting their confirmation reruns, per hardware tag (unconfirmed after detection_pending_timeout, or detection_worker_silence without a live worker on the tag); null when the database is unavailable
+             */
+            detection_awaiting_reruns?: {
+                [key: string]: number;
+            } | null;
         };
         /**
          * HistoryChange
@@ -4254,8 +4276,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: ("open" | "acknowledged" | "fixed" | "ignored") | null;
-                /** @description detection's verdict (default confirmed; 'all' is not a state: omit with include_unconfirmed) */
-                state?: ("confirming" | "confirmed" | "rejected") | null;
+                /** @description detection's verdict (default confirmed; 'pending' = 'confirming': awaiting reruns; every state: omit with include_unconfirmed) */
+                state?: ("confirming" | "pending" | "confirmed" | "rejected" | "unconfirmed") | null;
                 include_unconfirmed?: boolean;
                 /** @description name, name@version or id */
                 machine?: string | null;

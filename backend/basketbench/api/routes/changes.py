@@ -14,7 +14,7 @@ from basketbench.schemas.changes import (
     BisectionOut,
     ChangeDetail,
     ChangePage,
-    ChangeState,
+    ChangeStateFilter,
     ChangeStatus,
     Direction,
     RangeIn,
@@ -31,9 +31,9 @@ Pages = Annotated[PageParams, Depends(page_params)]
 @router.get("", response_model=ChangePage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
 def list_changes(
     session: SessionDep, page: Pages, status: ChangeStatus | None = None,
-    state: Annotated[ChangeState | None, Query(
-        description="detection's verdict (default confirmed; 'all' is not a state: omit "
-                    "with include_unconfirmed)")] = None,
+    state: Annotated[ChangeStateFilter | None, Query(
+        description="detection's verdict (default confirmed; 'pending' = 'confirming': "
+                    "awaiting reruns; every state: omit with include_unconfirmed)")] = None,
     include_unconfirmed: bool = False,
     machine: Annotated[str | None, Query(description="name, name@version or id")] = None,
     tag: str | None = None, dataset: str | None = None, setting: int | None = None,

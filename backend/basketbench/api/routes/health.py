@@ -14,6 +14,7 @@ from basketbench.api.deps import SettingsDep
 from basketbench.core.config import Settings
 from basketbench.schemas.ci import Health
 from basketbench.services import worker_tags
+from basketbench.services.detection import pending as detection_pending
 from basketbench.services.detection import queue as detection_queue
 
 router = APIRouter(tags=["health"])
@@ -30,12 +31,14 @@ def _version() -> str:
         return "unknown"
 
 
-def _ping(engine: Engine, settings: Settings) -> tuple[int, list[str]]:
-    """The database answers; returns the detection backlog (a small table) and the notes
-    of tags without a live worker (small tables, and queued runs by an index)."""
+def _ping(engine: Engine, settings: Settings) -> tuple[int, list[str], dict[str, int]]:
+    """The database answers; returns the detection backlog (a small table), the notes of
+    tags without a live worker (small tables, and queued runs by an index) and the speed
+    candidates awaiting reruns per tag."""
     with Session(engine) as session:
         notes = [t.note for t in worker_tags.tag_states(session, settings) if t.note]
-        return detection_queue.pending(session), notes
+        return (detection_queue.pending(session), notes,
+                detection_pending.awaiting_by_tag(session))
 
 
 @router.get("/health", response_model=Health,
@@ -43,15 +46,16 @@ def _ping(engine: Engine, settings: Settings) -> tuple[int, list[str]]:
 async def get_health(request: Request, settings: SettingsDep) -> Any:
     pending: int | None = None
     notes: list[str] = []
+    awaiting: dict[str, int] | None = None
     try:
-        pending, notes = await asyncio.wait_for(
+        pending, notes, awaiting = await asyncio.wait_for(
             run_in_threadpool(_ping, request.app.state.engine, settings), HEALTH_BUDGET_SECONDS)
         db = "ok"
     except Exception:  # refused, timed out, pool exhausted: report, do not fail
         db = "unavailable"
     body = Health(status="ok" if db == "ok" else "unavailable", database=db,
                   version=_version(), embedded=settings.embedded, detection_pending=pending,
-                  worker_tags=notes)
+                  worker_tags=notes, detection_awaiting_reruns=awaiting)
     if db == "ok":
         return body
     return JSONResponse(body.model_dump(), status_code=503,

@@ -21,7 +21,7 @@ from basketbench.models import Change, Commit, Machine, Repository, Run
 from basketbench.services import dispatch, notify
 from basketbench.services.commits import CommitInfo, store_commits
 from basketbench.services.detection import history
-from basketbench.services.detection.service import Outcome
+from basketbench.services.detection.common import Outcome
 from basketbench.services.errors import Conflict, Invalid, NotFound
 from basketbench.services.lookup import normalise_sha
 

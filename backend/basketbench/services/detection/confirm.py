@@ -19,9 +19,9 @@ from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine, Run
 from basketbench.models.base import utcnow
 from basketbench.services import dispatch, notify
-from basketbench.services.detection import history
+from basketbench.services.detection import budget, history, revert
+from basketbench.services.detection.common import Outcome, direction, rule_for
 from basketbench.services.detection.engine import Confirmation, confirm_one, decide
-from basketbench.services.detection.service import Outcome, direction, lock_machine, rule_for
 from basketbench.services.detection.speed import SpeedRule, bootstrap_shift_ci
 
 DONE = ("succeeded", "failed", "cancelled")
@@ -128,6 +128,7 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
             "parent_share": _finite(c.parent_share),
             "earlier_delta_pct": _finite(c.earlier_delta * 100),
             "earlier_p_value": _finite(c.earlier_p), "verdict": c.verdict,
+            "interval_pct": [_finite(c.interval[0] * 100), _finite(c.interval[1] * 100)],
             "confirmed": c.confirmed}}
         if c.confirmed:
             ch.state, ch.confirmed_at = "confirmed", now
@@ -138,13 +139,24 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
             out.rejected.append(ch.id)
             if c.verdict == "earlier":
                 moving.append((ch, c))
+            elif c.verdict == "below_minimum":
+                ch.state_reason = (f"a real shift of {c.delta * 100:+.2f} % (q {c.q_value:.2g}),"
+                                   f" below the minimum effect of "
+                                   f"{ch.min_effect_pct or rule.min_effect_pct:g} %: the "
+                                   "series' reference restarts here")
     session.flush()
+    revert.link(session, [ch for _, (ch, _, _) in zip(confs, usable, strict=True)
+                          if ch.state == "confirmed"])
     if moving:
         suite = _suite(session, info, settings)
         machine = session.get(Machine, machine_id)
         assert machine is not None
         for (suspect, parent), targets in move_earlier(session, rule, moving).items():
             earlier = {t.id: t.confirmation for t in targets}
+            if budget.remaining(session, settings, machine.tag) < 2 * rule.confirm_runs:
+                for t in targets:
+                    t.state, t.state_reason = "unconfirmed", budget.reason(settings, machine.tag)
+                continue
             out.runs += start(session, settings, targets, suspect, parent, machine, suite)
             out.candidates += [t.id for t in targets]
             for t in targets:  # a reopened record keeps its first round
@@ -185,8 +197,10 @@ def move_earlier(session: Session, rule: SpeedRule, moving: list[tuple[Change, C
             Change.machine_id == ch.machine_id, Change.dataset_id == ch.dataset_id,
             Change.configuration_id == ch.configuration_id, Change.metric == ch.metric,
             Change.commit_id == suspect_id, Change.codec_set_id == point.codec_set_id))
-        if target is not None and target.state != "rejected":
-            continue  # already being confirmed, or confirmed: nothing to move
+        if target is not None and (target.state != "rejected" or (
+                (target.confirmation or {}).get("result") or {}).get("verdict")
+                == "below_minimum"):
+            continue  # being confirmed, confirmed, or judged below the minimum once
         reference = list(ev["reference"])[:-1]
         runs, samples = list(point.runs[ch.metric]), list(point.samples[ch.metric])
         head = float(np.median(runs))
@@ -226,19 +240,3 @@ def move_earlier(session: Session, rule: SpeedRule, moving: list[tuple[Change, C
         out.setdefault((suspect_id, parent_id), []).append(target)
     session.flush()
     return out
-
-
-def on_run_final(session: Session, settings: Settings, run_id: int) -> Outcome:
-    """A confirmation or bisection run ended without results (failed, cancelled)."""
-    run = session.get(Run, run_id)
-    if run is None or run.status not in ("failed", "cancelled"):
-        return Outcome()
-    if run.machine_id is not None:
-        lock_machine(session, run.machine_id)
-    if run.trigger == "confirm":
-        return on_run_progress(session, settings, run)
-    if run.trigger == "bisect":
-        from basketbench.services.detection import bisect
-
-        return bisect.on_run_progress(session, settings, run)
-    return Outcome()

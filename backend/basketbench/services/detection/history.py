@@ -12,13 +12,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import case, select
+from sqlalchemy import case, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
-from basketbench.models import Change, Commit, Configuration, Dataset, Machine, Result
+from basketbench.models import Change, Commit, Configuration, Dataset, Machine, Result, Run
 from basketbench.models.result import ResultDocument
 from basketbench.services.codecs import series_keys
+from basketbench.services.detection.common import RERUN_TRIGGERS
 
 HISTORY_COMMITS = 61  # the newest commit and 60 before it: window + e-divisive
 SeriesKey = tuple[int, int, str]  # dataset_id, configuration_id, codec series key
@@ -40,13 +41,15 @@ class CommitValues:
 
 def recent_commits(session: Session, machine_id: int, commit: Commit,
                    limit: int = HISTORY_COMMITS) -> list[tuple[int, int]]:
-    """(commit id, order) of the commits measured on this machine version up to
-    ``commit`` in git order, oldest first."""
+    """(commit id, order) of the commits measured on this machine version by regular
+    runs up to ``commit`` in git order, oldest first."""
     rows = session.execute(
         select(Commit.id, Commit.order).distinct()
         .join(ResultDocument, ResultDocument.commit_id == Commit.id)
         .where(ResultDocument.machine_id == machine_id,
-               Commit.repository_id == commit.repository_id, Commit.order <= commit.order)
+               Commit.repository_id == commit.repository_id, Commit.order <= commit.order,
+               or_(ResultDocument.run_id.is_(None), ResultDocument.run_id.not_in(
+                   select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS)))))
         .order_by(Commit.order.desc(), Commit.id.desc()).limit(limit)).all()
     return [(int(r[0]), int(r[1])) for r in reversed(rows)]
 
@@ -64,11 +67,15 @@ def series_of_commit(session: Session, machine_id: int, commit_id: int) -> set[S
 def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]],
                 keys: set[SeriesKey] | None = None,
                 run_ids: set[int] | None = None,
-                samples_of: set[int] | None = None) -> dict[SeriesKey, list[CommitValues]]:
+                samples_of: set[int] | None = None,
+                regular_only: bool = False) -> dict[SeriesKey, list[CommitValues]]:
     """Per series, the given commits' values in the given order (commits without a
     result for the series are left out). ``run_ids`` restricts to those runs;
     ``samples_of``: the commits whose samples to load (default all; fill_samples adds
-    others later). The JSON sample arrays are most of what a detection pass reads."""
+    others later). The JSON sample arrays are most of what a detection pass reads.
+    ``regular_only``: leave out the runs of confirmations and bisections (what a screen
+    reads: merging reruns into a commit's point narrowed the reference's spread and fed
+    more candidates, issue 27)."""
     order = {cid: o for cid, o in commits}
     c_samples: Any = Result.c_samples
     d_samples: Any = Result.d_samples
@@ -83,6 +90,9 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                                    Result.roundtrip_ok.is_(True))
     if run_ids is not None:
         stmt = stmt.where(Result.run_id.in_(run_ids))
+    if regular_only:
+        reruns = select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS))
+        stmt = stmt.where(or_(Result.run_id.is_(None), Result.run_id.not_in(reruns)))
     if keys is not None and len(keys) < 500:
         stmt = stmt.where(Result.dataset_id.in_({k[0] for k in keys}),
                           Result.configuration_id.in_({k[1] for k in keys}))
@@ -115,7 +125,8 @@ def fill_samples(session: Session, machine_id: int,
               if v.commit_id in commit_ids and not v.samples_loaded}
     if not orders:
         return
-    full = load_series(session, machine_id, list(orders.items()), set(series))
+    full = load_series(session, machine_id, list(orders.items()), set(series),
+                       regular_only=True)
     for key, values in full.items():
         mine = {v.commit_id: v for v in series.get(key, [])}
         for v in values:

@@ -21,13 +21,15 @@ import threading
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import delete, func, or_, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from basketbench.core.config import Settings
-from basketbench.models import Change, Commit, PendingDetection, ResultDocument, Run
+from basketbench.models import PendingDetection, ResultDocument
 from basketbench.models.base import utcnow
+from basketbench.services.detection import pending as candidates
+from basketbench.services.detection.rescreen import rescreen_newer
+from basketbench.services.detection.rescreen import row as _row
 from basketbench.services.detection.service import DETECTION_LOCK, after_ingest, follow_up
 from basketbench.services.dispatch import backoff
 
@@ -36,14 +38,6 @@ log = logging.getLogger(__name__)
 DETECTION_MAX_TRIES = 5
 # The sweeper leaves rows younger than this to the request that wrote them.
 SWEEP_AFTER_SECONDS = 1.0
-
-
-def _row(document_id: int, machine_id: int, commit_id: int,
-         run_id: int | None) -> PendingDetection:
-    now = utcnow()
-    return PendingDetection(document_id=document_id, machine_id=machine_id,
-                            commit_id=commit_id, run_id=run_id, created_at=now, due_at=now,
-                            tries=0)
 
 
 def enqueue(session: Session, document: ResultDocument) -> None:
@@ -106,53 +100,6 @@ def drain_machine(factory: sessionmaker[Session], settings: Settings, machine_id
             return passes
 
 
-RESCREEN_COMMITS = 20
-RERUN_TRIGGERS = ("confirm", "bisect")
-
-
-def rescreen_newer(session: Session, decided: Sequence[int]) -> int:
-    """Queue again the commits measured after decided speed changes. While a change was
-    being confirmed, it split its series (service.segment_start), so the commits after it
-    were screened against the few points since it, often too few for any test: a step
-    among them went unseen. Now that the change is decided, screen them against the
-    series as it stands (at most RESCREEN_COMMITS, oldest first). Returns how many."""
-    oldest: dict[tuple[int, int], int] = {}  # (machine, repository) -> git order
-    for machine_id, repository_id, order in session.execute(
-            select(Change.machine_id, Commit.repository_id, Commit.order)
-            .join(Commit, Commit.id == Change.commit_id)
-            .where(Change.id.in_(list(decided)), Change.kind == "speed")):
-        key = (machine_id, repository_id)
-        oldest[key] = min(order, oldest.get(key, order))
-    queued = 0
-    for (machine_id, repository_id), order in oldest.items():
-        rows = session.execute(
-            select(ResultDocument.id, ResultDocument.commit_id, ResultDocument.run_id)
-            .join(Commit, Commit.id == ResultDocument.commit_id)
-            .outerjoin(Run, Run.id == ResultDocument.run_id)
-            .where(ResultDocument.machine_id == machine_id,
-                   Commit.repository_id == repository_id, Commit.order > order,
-                   or_(Run.id.is_(None), Run.trigger.not_in(RERUN_TRIGGERS)))
-            .order_by(Commit.order, ResultDocument.id).limit(RESCREEN_COMMITS * 50)).all()
-        waiting = set(session.scalars(select(PendingDetection.commit_id)
-                                      .where(PendingDetection.machine_id == machine_id)))
-        commits: dict[int, tuple[int, int | None]] = {}  # commit -> (a document, its run)
-        for document_id, commit_id, run_id in rows:
-            if len(commits) >= RESCREEN_COMMITS and commit_id not in commits:
-                break
-            commits.setdefault(commit_id, (document_id, run_id))
-        for commit_id, (document_id, run_id) in commits.items():
-            if commit_id in waiting:  # screened soon anyway
-                continue
-            session.add(_row(document_id, machine_id, commit_id, run_id))
-            queued += 1
-    try:
-        session.commit()
-    except IntegrityError:  # another process queued one of them meanwhile: it is queued
-        session.rollback()
-        return 0
-    return queued
-
-
 def _defer(session: Session, settings: Settings, ids: Sequence[int], exc: Exception) -> None:
     """Back off (or give up on) a group whose pass failed; the rows stay for the record."""
     rows = list(session.scalars(select(PendingDetection).where(PendingDetection.id.in_(ids))))
@@ -175,9 +122,14 @@ def pending(session: Session) -> int:
 
 
 def sweep(factory: sessionmaker[Session], settings: Settings) -> int:
-    """Drain every machine with rows left behind (older than SWEEP_AFTER_SECONDS)."""
+    """Drain every machine with rows left behind (older than SWEEP_AFTER_SECONDS), and
+    mark candidates that wait for reruns too long unconfirmed (candidates.expire)."""
     cutoff = utcnow() - timedelta(seconds=SWEEP_AFTER_SECONDS)
     with factory() as session:
+        expired = candidates.expire(session, settings)
+        if expired:
+            log.info("change candidates %s left unconfirmed: their reruns never came",
+                     expired)
         machines = list(session.scalars(
             select(PendingDetection.machine_id).distinct()
             .where(PendingDetection.due_at <= utcnow(), PendingDetection.created_at <= cutoff)))

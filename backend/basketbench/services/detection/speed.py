@@ -55,6 +55,7 @@ class LevelTest:
     p: Array  # two-sided p-value, NaN when untestable
     n_ref: NDArray[np.int64]
     n_new: NDArray[np.int64]
+    se: Array | None = None  # standard error of the log shift, NaN when untestable
 
 
 def level_test(ref: Array, new: Array, within_se: Array, floor: float = 1e-4,
@@ -94,7 +95,8 @@ def level_test(ref: Array, new: Array, within_se: Array, floor: float = 1e-4,
         tstat = (xbar - mu) / se
         p = 2.0 * t_dist.sf(np.abs(tstat), np.maximum(n_ref - 1, 1))
         delta = np.expm1(xbar - mu)
-    return LevelTest(np.where(ok, delta, np.nan), np.where(ok, p, np.nan), n_ref, n_new)
+    return LevelTest(np.where(ok, delta, np.nan), np.where(ok, p, np.nan), n_ref, n_new,
+                     np.where(ok, se, np.nan))
 
 
 def _successive_spread(ref: Array, floor: float) -> Array:

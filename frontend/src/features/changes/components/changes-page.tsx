@@ -112,10 +112,21 @@ function GroupCard({ group, token }: { group: ChangeGroup; token: string }) {
                 </Link>
               </td>
               <td>{METRIC_LABELS[c.metric as keyof typeof METRIC_LABELS] ?? c.metric}</td>
-              <td className="num">{fmtPct(c.delta_pct)}</td>
+              <td className="num">
+                {c.kind === 'drift' && <span className="badge badge-info" data-testid="drift">drift</span>} {fmtPct(c.delta_pct)}
+                {c.kind === 'drift' && c.parent && <span className="muted"> over {c.parent.sha.slice(0, 8)}…{c.commit.sha.slice(0, 8)}</span>}
+              </td>
               <td>{interval(c)}</td>
               <td className="num">{c.q_value === null ? '—' : c.q_value.toExponential(1)}</td>
-              <td>{c.state}</td>
+              <td title={c.state_reason ?? undefined}>
+                {c.state}
+                {c.reverted_by && (
+                  <span className="badge badge-info" data-testid="reverted">
+                    {' '}reverted at {c.reverted_by.sha.slice(0, 8)}
+                  </span>
+                )}
+                {c.reverts && <span className="muted"> reverts {c.reverts.sha.slice(0, 8)}</span>}
+              </td>
               <td title={c.status_reason ?? undefined}>
                 {c.status}
                 {c.status_by ? ` (${c.status_by})` : ''}
