@@ -1,0 +1,195 @@
+"""One end-to-end ROOT I/O measurement with a real ROOT (PyROOT), in a process of its own.
+
+Run as a script with a ROOT release's wheel folder on sys.path (see `io_bench.run_measurement`),
+never imported next to other codec libraries: PyROOT loads libCore into the global symbol scope.
+
+    python -m basketbench.harness.pyroot_io '<json spec>'
+
+prints one JSON line: the seconds of each sample (the mean of the passes that make a sample
+of about target_ms), the entries, uncompressed and compressed bytes
+and (op "checksum") a checksum of every value read. The loops are C++ (declared once per
+process, before any timing) so that Python's per-entry cost is not measured:
+
+- write, ttree: TTree::CloneTree(-1) of a stored (setting 0) copy into a new TFile at the
+  setting: every entry is read (no decompression) and filled again, every basket compressed;
+  TFile::Close included. With implicit multi-threading TTree flushes (compresses) its baskets
+  in parallel, one task per branch.
+- write, rntuple: RNTupleImporter of the same stored tree into an RNTuple at the setting; with
+  implicit multi-threading RNTuple compresses its pages in parallel.
+- read, ttree: TFile::Open, then TTree::GetEntry of every entry, all branches; TTreeCache on
+  (ROOT's default, 30 MB) or off (SetCacheSize(0)); with implicit multi-threading GetEntry
+  reads and unzips the branches of an entry in parallel.
+- read, rntuple: RNTupleReader::Open, LoadEntry of every entry; cluster cache on (default) or
+  off; implicit multi-threading unzips the pages of a cluster in parallel.
+- page cache "cold": the file's pages are dropped from the page cache before each sample with
+  posix_fadvise(DONTNEED) (only this file, so the other users of the machine keep theirs).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from typing import Any
+
+CPP = r"""
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include "TFile.h"
+#include "TTree.h"
+#include "TLeaf.h"
+#include "TObjArray.h"
+#include "ROOT/RNTupleReader.hxx"
+#include "ROOT/RNTupleImporter.hxx"
+#include "ROOT/RNTupleWriteOptions.hxx"
+#include "ROOT/RNTupleReadOptions.hxx"
+
+namespace bbio {
+
+struct Out { long long entries = 0; long long zip = 0; long long tot = 0;
+             unsigned long long checksum = 1469598103934665603ULL; };
+
+void mix(Out &o, const void *p, std::size_t n) {
+   const unsigned char *b = static_cast<const unsigned char *>(p);
+   for (std::size_t i = 0; i < n; ++i) { o.checksum ^= b[i]; o.checksum *= 1099511628211ULL; }
+}
+
+Out write_ttree(const char *src, const char *tree, const char *dst, int setting) {
+   Out o;
+   std::unique_ptr<TFile> in(TFile::Open(src));
+   TTree *t = in->Get<TTree>(tree);
+   TFile out(dst, "RECREATE", "", setting);
+   TTree *c = t->CloneTree(-1);
+   c->FlushBaskets();
+   c->Write();
+   o.entries = c->GetEntries(); o.zip = c->GetZipBytes(); o.tot = c->GetTotBytes();
+   out.Close();
+   return o;
+}
+
+Out write_rntuple(const char *src, const char *tree, const char *dst, int setting) {
+   Out o;
+   auto imp = ROOT::Experimental::RNTupleImporter::Create(src, tree, dst);
+   ROOT::RNTupleWriteOptions opts;
+   opts.SetCompression(setting);
+   imp->SetWriteOptions(opts);
+   imp->SetIsQuiet(true);
+   imp->Import();
+   return o;
+}
+
+Out read_ttree(const char *path, const char *tree, bool cache, bool checksum) {
+   Out o;
+   std::unique_ptr<TFile> f(TFile::Open(path));
+   TTree *t = f->Get<TTree>(tree);
+   if (!cache) t->SetCacheSize(0);
+   const Long64_t n = t->GetEntries();
+   TObjArray *leaves = t->GetListOfLeaves();
+   for (Long64_t i = 0; i < n; ++i) {
+      t->GetEntry(i);
+      if (!checksum) continue;
+      for (int l = 0; l < leaves->GetEntriesFast(); ++l) {
+         TLeaf *leaf = static_cast<TLeaf *>(leaves->UncheckedAt(l));
+         const int len = leaf->GetLen();
+         mix(o, &len, sizeof len);
+         for (int j = 0; j < len; ++j) { double v = leaf->GetValue(j); mix(o, &v, sizeof v); }
+      }
+   }
+   o.entries = n; o.zip = t->GetZipBytes(); o.tot = t->GetTotBytes();
+   return o;
+}
+
+Out read_rntuple(const char *path, const char *name, bool cache) {
+   Out o;
+   ROOT::RNTupleReadOptions opts;
+   opts.SetClusterCache(cache ? ROOT::RNTupleReadOptions::EClusterCache::kOn
+                              : ROOT::RNTupleReadOptions::EClusterCache::kOff);
+   opts.SetEnableMetrics(true);
+   auto r = ROOT::RNTupleReader::Open(name, path, opts);
+   const auto n = r->GetNEntries();
+   for (ROOT::NTupleSize_t i = 0; i < n; ++i) r->LoadEntry(i);
+   o.entries = n;
+   auto &m = r->GetMetrics();
+   const std::string src = "RNTupleReader.RPageSourceFile.";
+   if (auto *c = m.GetCounter(src + "szReadPayload")) o.zip = c->GetValueAsInt();
+   if (auto *c = m.GetCounter(src + "szUnzip")) o.tot = c->GetValueAsInt();
+   return o;
+}
+
+}  // namespace bbio
+"""
+
+
+def _drop_page_cache(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def measure(spec: dict[str, Any]) -> dict[str, Any]:
+    import ROOT  # the release's PyROOT
+
+    ROOT.gROOT.SetBatch(True)
+    ROOT.gErrorIgnoreLevel = ROOT.kWarning
+    threads = int(spec.get("threads", 1))
+    if threads > 1:
+        ROOT.EnableImplicitMT(threads)
+    if not ROOT.gInterpreter.Declare(CPP):
+        raise SystemExit("the measuring C++ did not compile with this ROOT")
+    op, form = spec["op"], spec["form"]
+    source, tree, target = spec.get("source", ""), spec["tree"], spec["target"]
+    cache = bool(spec.get("cache", True))
+    cold = spec.get("page_cache", "warm") == "cold"
+    samples = int(spec.get("samples", 1))
+
+    def once() -> Any:
+        if op == "write" and form == "ttree":
+            return ROOT.bbio.write_ttree(source, tree, target, int(spec["setting"]))
+        if op == "write" and form == "rntuple":
+            if os.path.exists(target):
+                os.remove(target)  # the importer refuses to overwrite
+            return ROOT.bbio.write_rntuple(source, tree, target, int(spec["setting"]))
+        if form == "ttree":
+            return ROOT.bbio.read_ttree(target, tree, cache, op == "checksum")
+        return ROOT.bbio.read_rntuple(target, tree, cache)
+
+    # warm-up: the first call also pays for loading ROOT's libraries and dictionaries; the
+    # second says how many passes make one sample of about target_ms (small files take ms)
+    once()
+    started = time.perf_counter()
+    out = once()
+    passes = max(1, min(50, math.ceil(float(spec.get("target_ms", 0)) / 1000
+                                      / max(time.perf_counter() - started, 1e-6))))
+    seconds = []
+    for _ in range(samples):
+        total = 0.0
+        for _ in range(passes):
+            if cold and op != "write":
+                _drop_page_cache(target)  # outside the timed pass
+            started = time.perf_counter()
+            out = once()
+            total += time.perf_counter() - started
+        seconds.append(total / passes)
+    return {"seconds": seconds, "entries": int(out.entries), "compressed_bytes": int(out.zip),
+            "uncompressed_bytes": int(out.tot), "checksum": f"{int(out.checksum):016x}",
+            "threads_pool": int(ROOT.GetThreadPoolSize()) if threads > 1 else 1,
+            "passes_per_sample": passes}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    print(json.dumps(measure(json.loads(argv[0]))), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
