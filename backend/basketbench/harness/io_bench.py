@@ -182,12 +182,14 @@ def run_io(options: IoOptions, json_out: Path, binary: Path | None = None,
                               "tree": tree, "target": str(partial), "setting": 0,
                               "samples": 1})
             partial.rename(stored)
+        original = measure(release, {"op": "checksum", "form": "ttree", "tree": tree,
+                                     "target": str(options.file), "samples": 1})
         for form in options.forms:
             dataset = f"{stem}/{tree}/{form}"
             for setting in options.settings:
                 target = base / f"{tree}-{form}-{setting}.root"
                 copy = Copy(tree, form, setting, target, dataset)
-                results += _measure_copy(release, options, stored, copy, say)
+                results += _measure_copy(release, options, stored, copy, original, say)
                 if target.is_file():
                     copies.append(copy)
     codecs: dict[str, Any] = {"set": release.codec_set, "root_version": release.version,
@@ -219,8 +221,24 @@ def run_io(options: IoOptions, json_out: Path, binary: Path | None = None,
     return doc
 
 
+def verify_copy(release: root_release.Release, copy: Copy, original: dict[str, Any]
+                ) -> dict[str, Any]:
+    """Read the whole copy back once and compare it with the original: the entries, and for a
+    TTree a checksum of every value of every leaf (FNV-1a over each entry's leaf lengths and
+    values as doubles). Raises IoBenchError on a difference; returns the copy's answer."""
+    got = measure(release, {"op": "checksum", "form": copy.form, "tree": copy.tree,
+                            "target": str(copy.path), "samples": 1})
+    if got["entries"] != original["entries"]:
+        raise IoBenchError(f"{copy.path.name}: {got['entries']} entries read back, the original "
+                           f"has {original['entries']}")
+    if copy.form == "ttree" and got["checksum"] != original["checksum"]:
+        raise IoBenchError(f"{copy.path.name}: the values read back differ from the original "
+                           f"(checksum {got['checksum']}, original {original['checksum']})")
+    return got
+
+
 def _measure_copy(release: root_release.Release, options: IoOptions, stored: Path, copy: Copy,
-                  say: Say) -> list[dict[str, Any]]:
+                  original: dict[str, Any], say: Say) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     writes: list[tuple[int, dict[str, Any]]] = []
     common = {"form": copy.form, "tree": copy.tree, "target": str(copy.path),
@@ -236,12 +254,25 @@ def _measure_copy(release: root_release.Release, options: IoOptions, stored: Pat
         except IoBenchError as exc:
             out.append(_failed(copy.dataset, copy.setting, "io-write", threads, io, str(exc)))
     sizes: dict[str, Any] | None = None
+    verified: dict[str, Any] | None = None
+    try:
+        verified = verify_copy(release, copy, original) if writes else None
+    except IoBenchError as exc:
+        for threads in options.threads:
+            for cache in options.caches:
+                for page_cache in options.page_caches:
+                    io = {"form": copy.form, "op": "read", "threads": threads, "cache": cache,
+                          "page_cache": page_cache}
+                    out.append(_failed(f"{copy.dataset}/cache-{cache}/{page_cache}",
+                                       copy.setting, "io-read", threads, io, str(exc)))
+        return out
     for threads in options.threads:
         for cache in options.caches:
             for page_cache in options.page_caches:
                 dataset = f"{copy.dataset}/cache-{cache}/{page_cache}"
                 io = {"form": copy.form, "op": "read", "threads": threads, "cache": cache,
-                      "page_cache": page_cache}
+                      "page_cache": page_cache, "checksum": (verified or {}).get("checksum"),
+                      "original_checksum": original["checksum"]}
                 say(f"{dataset} {copy.setting}: read, {threads} thread(s)")
                 try:
                     got = measure(release, {**common, "op": "read", "threads": threads,
