@@ -21,6 +21,7 @@ from basketbench.api.routes import (
     changes,
     ci,
     health,
+    io,
     machines,
     results,
     runs,
@@ -56,7 +57,7 @@ def api_router() -> APIRouter:
     api = APIRouter(prefix=API_PREFIX, responses=ERROR_RESPONSES)
     for router in (health.router, catalog.repositories, catalog.commits, machines.router,
                    catalog.datasets, catalog.configurations, runs.router, results.router,
-                   analysis.router, ci.router, changes.router):
+                   analysis.router, ci.router, changes.router, io.router):
         api.include_router(router)
     return api
 
