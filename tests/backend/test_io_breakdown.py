@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bb_factories import document, result, speed
+from bb_factories import document, result
 
 DATA = "uproot-HZZ/events"
 BYTES = 650_000
