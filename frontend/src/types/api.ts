@@ -41,3 +41,5 @@ export type MachineCodecSet = Schemas['MachineCodecSetOut'];
 export type Change = Schemas['ChangeOut'];
 export type ChangeDetail = Schemas['ChangeDetail'];
 export type ChangeStatusIn = Schemas['StatusIn'];
+export type IoBreakdown = Schemas['IoBreakdownOut'];
+export type IoSetting = Schemas['IoSetting'];
