@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IoSetting } from '@/types/api';
-import { choices, scalingTraces, splits } from './io-traces';
+import { choices, scalingTraces, splits, splitTraces } from './io-traces';
 
 const setting = (s: number, label: string, share: number | null, mbps1: number, mbps2: number): IoSetting => ({
   setting: s,
@@ -30,6 +30,7 @@ describe('io splits', () => {
     const [row] = splits([setting(101, 'ZLIB-1', null, 50, 80)], { ...SEL, cache: 'off', pageCache: 'cold' }, 'read');
     expect(row?.codecMs).toBeNull();
     expect(row?.restMs).toBeCloseTo(100);
+    expect(splitTraces(row ? [row] : [], 'read')[1]?.name).toMatch(/^whole read/);
   });
   it('splits writes by the compression share', () => {
     const [row] = splits([setting(101, 'ZLIB-1', 0.25, 50, 80)], SEL, 'write');
