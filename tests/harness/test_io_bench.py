@@ -58,6 +58,9 @@ def test_every_setting_reads_back_the_originals_entries_and_values(
             # a checksum of every leaf value of every entry, read by ROOT from the copy
             assert r["io"]["checksum"] == r["io"]["original_checksum"]
             assert len(r["io"]["checksum"]) == 16
+        else:
+            # every one of HZZ's 51 branches: the sum and count of its values
+            assert r["io"]["columns_compared"] == 51
     ttree = {r["setting"]: r for r in reads if r["io"]["form"] == "ttree"}
     # the same uncompressed bytes at every setting, different compressed sizes
     assert ttree[101]["uncompressed_bytes"] == ttree[505]["uncompressed_bytes"] > 600_000
@@ -89,6 +92,17 @@ def test_a_copy_that_differs_is_a_failure_not_a_number(
     lying = {**hzz, "entries": 2304}  # same entry count as Zmumu, other values
     with pytest.raises(IoBenchError, match="values read back differ"):
         io_bench.verify_copy(rel, zmumu, lying)
+
+
+def test_an_rntuple_copy_that_differs_is_a_failure(
+    release: tuple[Release, Path], document: dict[str, object]
+) -> None:
+    """HZZ's RNTuple copy (written by the document fixture) against Zmumu's column sums."""
+    (copy_path,) = io_bench.work_dir(RELEASE).glob("uproot-HZZ-*/events-rntuple-505.root")
+    rntuple = Copy("events", "rntuple", 505, copy_path, "hzz")
+    zmumu = {"entries": 2421, "checksum": "", "path": str(real_file("uproot-Zmumu.root"))}
+    with pytest.raises(IoBenchError, match="column.s. read back differ"):
+        io_bench.verify_copy(release[0], rntuple, zmumu)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -184,6 +184,7 @@ def run_io(options: IoOptions, json_out: Path, binary: Path | None = None,
             partial.rename(stored)
         original = measure(release, {"op": "checksum", "form": "ttree", "tree": tree,
                                      "target": str(options.file), "samples": 1})
+        original["path"] = str(options.file)
         for form in options.forms:
             dataset = f"{stem}/{tree}/{form}"
             for setting in options.settings:
@@ -225,15 +226,28 @@ def verify_copy(release: root_release.Release, copy: Copy, original: dict[str, A
                 ) -> dict[str, Any]:
     """Read the whole copy back once and compare it with the original: the entries, and for a
     TTree a checksum of every value of every leaf (FNV-1a over each entry's leaf lengths and
-    values as doubles). Raises IoBenchError on a difference; returns the copy's answer."""
-    got = measure(release, {"op": "checksum", "form": copy.form, "tree": copy.tree,
-                            "target": str(copy.path), "samples": 1})
+    values as doubles); for an RNTuple the sum and count of every numeric column's values
+    (RDataFrame reads both forms). Raises IoBenchError on a difference; returns the copy's
+    answer."""
+    got = measure(release, {"op": "checksum" if copy.form == "ttree" else "colsums",
+                            "form": copy.form, "tree": copy.tree, "target": str(copy.path),
+                            "samples": 1})
     if got["entries"] != original["entries"]:
         raise IoBenchError(f"{copy.path.name}: {got['entries']} entries read back, the original "
                            f"has {original['entries']}")
     if copy.form == "ttree" and got["checksum"] != original["checksum"]:
         raise IoBenchError(f"{copy.path.name}: the values read back differ from the original "
                            f"(checksum {got['checksum']}, original {original['checksum']})")
+    if copy.form == "rntuple":
+        sums = original.get("columns")
+        if sums is None:  # the original's column sums, once per tree
+            sums = original["columns"] = measure(release, {
+                "op": "colsums", "form": "ttree", "tree": copy.tree,
+                "target": original["path"], "samples": 1})["columns"]
+        differ = sorted(c for c in sums if got["columns"].get(c) != sums[c])
+        if differ:
+            raise IoBenchError(f"{copy.path.name}: {len(differ)} column(s) read back differ from "
+                               f"the original's values: {', '.join(differ[:5])}")
     return got
 
 
@@ -271,8 +285,12 @@ def _measure_copy(release: root_release.Release, options: IoOptions, stored: Pat
             for page_cache in options.page_caches:
                 dataset = f"{copy.dataset}/cache-{cache}/{page_cache}"
                 io = {"form": copy.form, "op": "read", "threads": threads, "cache": cache,
-                      "page_cache": page_cache, "checksum": (verified or {}).get("checksum"),
-                      "original_checksum": original["checksum"]}
+                      "page_cache": page_cache}
+                if copy.form == "ttree":
+                    io["checksum"] = (verified or {}).get("checksum")
+                    io["original_checksum"] = original["checksum"]
+                else:
+                    io["columns_compared"] = len((verified or {}).get("columns", {}))
                 say(f"{dataset} {copy.setting}: read, {threads} thread(s)")
                 try:
                     got = measure(release, {**common, "op": "read", "threads": threads,

@@ -21,12 +21,16 @@ process, before any timing) so that Python's per-entry cost is not measured:
   reads and unzips the branches of an entry in parallel.
 - read, rntuple: RNTupleReader::Open, LoadEntry of every entry; cluster cache on (default) or
   off; implicit multi-threading unzips the pages of a cluster in parallel.
+- colsums: per branch (TTree, TLeaf::GetValue) or per numeric column (RNTuple, through
+  RDataFrame, which names an imported RNTuple's fields after the original branches): the sum
+  and count of its values: how an RNTuple copy is compared with the original tree.
 - page cache "cold": the file's pages are dropped from the page cache before each sample with
   posix_fadvise(DONTNEED) (only this file, so the other users of the machine keep theirs).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -42,6 +46,9 @@ CPP = r"""
 #include "TFile.h"
 #include "TTree.h"
 #include "TLeaf.h"
+#include "TBranch.h"
+#include <vector>
+#include <utility>
 #include "TObjArray.h"
 #include "ROOT/RNTupleReader.hxx"
 #include "ROOT/RNTupleImporter.hxx"
@@ -103,6 +110,34 @@ Out read_ttree(const char *path, const char *tree, bool cache, bool checksum) {
    return o;
 }
 
+// Per branch of a TTree: the sum (as double, in entry order) and the count of its leaves'
+// values, by TLeaf::GetValue: the TTree side of the comparison with an RNTuple copy.
+std::vector<std::pair<std::string, std::pair<double, double>>> branch_sums(const char *path,
+                                                                           const char *tree) {
+   std::unique_ptr<TFile> f(TFile::Open(path));
+   TTree *t = f->Get<TTree>(tree);
+   TObjArray *branches = t->GetListOfBranches();
+   std::vector<std::pair<std::string, std::pair<double, double>>> out;
+   for (int b = 0; b < branches->GetEntriesFast(); ++b)
+      out.push_back({branches->UncheckedAt(b)->GetName(), {0.0, 0.0}});
+   for (Long64_t i = 0; i < t->GetEntries(); ++i) {
+      t->GetEntry(i);
+      for (int b = 0; b < branches->GetEntriesFast(); ++b) {
+         TObjArray *leaves = static_cast<TBranch *>(branches->UncheckedAt(b))->GetListOfLeaves();
+         double entry_sum = 0;  // per entry first, then the total: the order column_sums uses
+         for (int l = 0; l < leaves->GetEntriesFast(); ++l) {
+            TLeaf *leaf = static_cast<TLeaf *>(leaves->UncheckedAt(l));
+            for (int j = 0; j < leaf->GetLen(); ++j) {
+               entry_sum += leaf->GetValue(j);
+               out[b].second.second += 1;
+            }
+         }
+         out[b].second.first += entry_sum;
+      }
+   }
+   return out;
+}
+
 Out read_rntuple(const char *path, const char *name, bool cache) {
    Out o;
    ROOT::RNTupleReadOptions opts;
@@ -133,6 +168,48 @@ def _drop_page_cache(path: str) -> None:
         os.close(fd)
 
 
+_NUMBERS = {"Float_t", "float", "Double_t", "double", "Int_t", "int", "std::int32_t", "UInt_t",
+            "unsigned int", "std::uint32_t", "Bool_t", "bool", "Char_t", "char", "std::int8_t",
+            "UChar_t", "unsigned char", "std::uint8_t", "Short_t", "short", "std::int16_t",
+            "UShort_t", "unsigned short", "std::uint16_t", "Long64_t", "long long",
+            "std::int64_t", "ULong64_t", "unsigned long long", "std::uint64_t", "Long_t", "long",
+            "ULong_t", "unsigned long"}
+
+
+def column_sums(root: Any, path: str, tree: str) -> dict[str, Any]:
+    """Per numeric column of the tree (by RDataFrame, which reads TTree and RNTuple alike and
+    names an imported RNTuple's fields as the original branches): the sum of every value as
+    double (per entry, then over the entries in order) and the number of values. Sums of the
+    same values in the same order are equal bit for bit, so a changed value shows (unless
+    changes cancel exactly)."""
+    df = root.RDataFrame(tree, path)
+    sums = {}
+    for name in sorted(str(c) for c in df.GetColumnNames()):
+        if not name.isidentifier() or name.startswith("_"):
+            continue  # an RNTuple's internal collections and sub-fields
+        kind = str(df.GetColumnType(name))
+        inner = kind.removeprefix("ROOT::VecOps::RVec<").removesuffix(">")
+        if inner not in _NUMBERS:
+            continue
+        if inner == kind:
+            total, count = f"return double({name});", "return 1.0;"
+        else:
+            total = f"double s = 0; for (auto v : {name}) s += double(v); return s;"
+            count = f"return double({name}.size());"
+        # Take, not Sum: RDataFrame's Sum compensates rounding (Kahan), a plain running sum
+        # in entry order is what branch_sums computes
+        sums[name] = (df.Define(f"bb_sum_{name}", total).Take["double"](f"bb_sum_{name}"),
+                      df.Define(f"bb_n_{name}", count).Take["double"](f"bb_n_{name}"))
+
+    def running(values: Any) -> str:
+        acc = 0.0
+        for v in values.GetValue():
+            acc += float(v)
+        return acc.hex()
+
+    return {name: [running(a), running(b)] for name, (a, b) in sums.items()}
+
+
 def measure(spec: dict[str, Any]) -> dict[str, Any]:
     import ROOT  # the release's PyROOT
 
@@ -141,6 +218,21 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     threads = int(spec.get("threads", 1))
     if threads > 1:
         ROOT.EnableImplicitMT(threads)
+    if spec["op"] == "colsums" and spec["form"] == "ttree":
+        if not ROOT.gInterpreter.Declare(CPP):
+            raise SystemExit("the measuring C++ did not compile with this ROOT")
+        columns = {str(p.first): [float(p.second.first).hex(), float(p.second.second).hex()]
+                   for p in ROOT.bbio.branch_sums(spec["target"], spec["tree"])}
+        return {"seconds": [0.0], "entries": 0, "compressed_bytes": 0,
+                "uncompressed_bytes": 0, "columns": columns, "checksum": "",
+                "threads_pool": 1, "passes_per_sample": 1}
+    if spec["op"] == "colsums":
+        columns = column_sums(ROOT, spec["target"], spec["tree"])
+        return {"seconds": [0.0], "entries": int(ROOT.RDataFrame(spec["tree"], spec["target"])
+                                                  .Count().GetValue()),
+                "compressed_bytes": 0, "uncompressed_bytes": 0, "columns": columns,
+                "checksum": hashlib.sha256(json.dumps(columns, sort_keys=True).encode())
+                .hexdigest()[:16], "threads_pool": 1, "passes_per_sample": 1}
     if not ROOT.gInterpreter.Declare(CPP):
         raise SystemExit("the measuring C++ did not compile with this ROOT")
     op, form = spec["op"], spec["form"]
