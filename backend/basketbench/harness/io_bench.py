@@ -272,6 +272,9 @@ def _measure_copy(release: root_release.Release, options: IoOptions, stored: Pat
     try:
         verified = verify_copy(release, copy, original) if writes else None
     except IoBenchError as exc:
+        for threads, _got in writes:  # written, but the copy is wrong: no number for it
+            out.append(_failed(copy.dataset, copy.setting, "io-write", threads,
+                               {"form": copy.form, "op": "write", "threads": threads}, str(exc)))
         for threads in options.threads:
             for cache in options.caches:
                 for page_cache in options.page_caches:

@@ -189,10 +189,13 @@ def column_sums(root: Any, path: str, tree: str) -> dict[str, Any]:
             continue  # an RNTuple's internal collections and sub-fields
         kind = str(df.GetColumnType(name))
         inner = kind.removeprefix("ROOT::VecOps::RVec<").removesuffix(">")
-        if inner not in _NUMBERS:
+        if "RNTupleCardinality<" in kind:
+            inner = kind  # a collection's size (ROOT 6.38 imports leaf counts as these)
+        elif inner not in _NUMBERS:
             continue
         if inner == kind:
-            total, count = f"return double({name});", "return 1.0;"
+            total, count = f"return double(std::uint64_t({name}));" if "Cardinality" in kind \
+                else f"return double({name});", "return 1.0;"
         else:
             total = f"double s = 0; for (auto v : {name}) s += double(v); return s;"
             count = f"return double({name}.size());"
