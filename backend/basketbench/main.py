@@ -21,6 +21,7 @@ from basketbench.api.routes import (
     changes,
     ci,
     health,
+    io,
     machines,
     recommend,
     results,
@@ -59,7 +60,7 @@ def api_router() -> APIRouter:
     for router in (health.router, catalog.repositories, catalog.commits, machines.router,
                    catalog.datasets, catalog.configurations, runs.router, results.router,
                    analysis.router, ci.router, changes.router, recommend.router,
-                   recommend.upload_router, worker_tags.router):
+                   recommend.upload_router, worker_tags.router, io.router):
         api.include_router(router)
     return api
 

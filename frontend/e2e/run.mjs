@@ -760,6 +760,28 @@ async function main() {
       await page.close();
     });
 
+    await test('end-to-end I/O page: codec vs rest stacked per setting, read scaling with threads', async () => {
+      const page = await openPage(context);
+      const io = data.io;
+      await page.goto(url(`/io?commit=${io.commit}&machine=${io.machine}`));
+      await page.waitForSelector(rendered('io-split'), { timeout: 30_000 });
+      await page.waitForSelector(rendered('io-scaling'), { timeout: 30_000 });
+      const bars = await page.locator('[data-plot="io-split"] .bars .point').count();
+      check(bars === 4, `two stacked bars (codec, rest) for each of 2 settings (${bars} bar segments)`);
+      const text = await page.locator('[data-plot="io-split"]').innerText();
+      check(/\d+ %/.test(text), 'each bar names the codec share in %');
+      const lines = await page.locator('[data-plot="io-scaling"] .scatterlayer .trace').count();
+      check(lines === 2, `one read-scaling line per setting (${lines})`);
+      await page.selectOption('select[name="form"]', 'rntuple');
+      await until(page, () => new URL(location.href).searchParams.get('form') === 'rntuple');
+      await page.selectOption('select[name="page"]', 'cold');
+      await until(page, () => new URL(location.href).searchParams.get('page') === 'cold');
+      await page.waitForSelector(rendered('io-split'), { timeout: 30_000 });
+      await page.screenshot({ path: path.join(SHOTS, 'io.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('/docs works offline (Swagger UI served by the API)', async () => {
       const page = await openPage(context);
       const outside = [];

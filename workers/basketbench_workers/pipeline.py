@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from basketbench.harness.root_release import Release
 from basketbench.harness.root_release import available as available_releases
 from basketbench.harness.rzbench import run_sizes
 
@@ -41,7 +42,7 @@ from basketbench_workers.profiles import Profile, ProfileError, choose_profile, 
 from basketbench_workers.registration import ensure_registered, load_state, state_file
 from basketbench_workers.releases import release_build, release_by_id, release_by_tag
 from basketbench_workers.reporting import TERMINAL_STATUSES, RunReporter
-from basketbench_workers.suites import Suite, SuiteError, get_suite
+from basketbench_workers.suites import IoSpec, Suite, SuiteError, get_suite
 from basketbench_workers.toolchain import detect_toolchain
 
 log = logging.getLogger(__name__)
@@ -363,6 +364,8 @@ def _stages(
     if codec_set is not None:  # a release's rzbench names its own set (root-<version>)
         record_codecs(partial, codec_set)
     record_build(partial, profile, harness(settings)[1])
+    if suite.io is not None:
+        run_io_stage(suite.io, release, build.rzbench, partial, context, workdir, log_path)
     partial.replace(document)
 
     # upload: one document, at the end, so a killed run never leaves half a result set
@@ -382,6 +385,48 @@ def _stages(
     reporter.done(build_cache_hit=build.cache_hit)
     _cleanup(workdir)
     return "done"
+
+
+def run_io_stage(spec: IoSpec, release: Release | None, rzbench: Path, document: Path,
+                 context: dict[str, Any], workdir: Path, log_path: Path) -> None:
+    """The suite's end-to-end ROOT I/O (basketbench run --io), merged into the run's one
+    document. Only a ROOT release has PyROOT here: other builds log why it is skipped."""
+    from basketbench.harness import default_root_files
+    from basketbench.harness.io_bench import IoOptions, run_io
+
+    def say(message: str) -> None:
+        with log_path.open("a") as fh:
+            fh.write(message + "\n")
+
+    if release is None:
+        say("io: skipped, end-to-end ROOT I/O needs a ROOT release (its wheel's PyROOT); this "
+            "run measures a source build of the compression layer")
+        return
+    known = {p.name: p for p in default_root_files()}
+    missing = [f for f in spec.files if f not in known]
+    if missing:
+        raise StageFailed(f"io: real ROOT file(s) not found: {missing}")
+    doc = json.loads(document.read_text())
+    started = time.monotonic()
+    for name in spec.files:
+        out = workdir / f"io-{name}.json"
+        options = IoOptions(
+            file=known[name], settings=list(spec.settings), release=release.version,
+            forms=list(spec.forms), caches=list(spec.caches),
+            page_caches=list(spec.page_caches), samples=spec.min_samples,
+            target_ms=spec.target_ms, context=context)
+        if spec.threads:
+            options.threads = list(spec.threads)
+        try:
+            io_doc = run_io(options, out, binary=rzbench, say=say)
+        except Exception as exc:  # a failed I/O stage fails the run with ROOT's message
+            raise StageFailed(f"io: {name}: {exc}", tail(log_path)) from exc
+        names = {d["name"] for d in doc["datasets"]}
+        doc["datasets"] += [d for d in io_doc["datasets"] if d["name"] not in names]
+        doc["results"] += io_doc["results"]
+        doc["parameters"]["io"] = io_doc["parameters"]["io"]
+    say(f"io: {len(spec.files)} file(s) in {time.monotonic() - started:.0f} s")
+    document.write_text(json.dumps(doc))
 
 
 def _codec_set(

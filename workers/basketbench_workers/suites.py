@@ -23,6 +23,21 @@ class CorpusSpec:
 
 
 @dataclass(frozen=True)
+class IoSpec:
+    """End-to-end ROOT I/O (`basketbench run --io`) of real files; only suites with an [io]
+    table run it, and only on a ROOT release (PyROOT comes with the release's wheel)."""
+
+    files: tuple[str, ...]
+    settings: tuple[int, ...]
+    forms: tuple[str, ...] = ("ttree", "rntuple")
+    threads: tuple[int, ...] = ()  # empty: 1..the machine's cores
+    caches: tuple[str, ...] = ("on", "off")
+    page_caches: tuple[str, ...] = ("warm", "cold")
+    min_samples: int = 5
+    target_ms: float = 50.0
+
+
+@dataclass(frozen=True)
 class Suite:
     name: str
     description: str
@@ -38,6 +53,7 @@ class Suite:
     min_samples: int = 9
     target_ms: float = 100.0
     codecs: str | None = None  # codec set (host, builtin, a named set); None: the worker's
+    io: IoSpec | None = None  # end-to-end ROOT I/O: only when the suite asks for it
 
     def rzbench_args(self, corpus_files: list[Path]) -> list[str]:
         args: list[str] = []
@@ -110,7 +126,44 @@ def parse_suite(raw: dict[str, Any], where: str) -> Suite:
         min_samples=int(raw.get("min_samples", 9)),
         target_ms=float(raw.get("target_ms", 100.0)),
         codecs=_codecs(raw, where),
+        io=_io(raw, where),
     )
+
+
+_IO_CHOICES = {"forms": ("ttree", "rntuple"), "caches": ("on", "off"),
+               "page_caches": ("warm", "cold")}
+
+
+def _io(raw: dict[str, Any], where: str) -> IoSpec | None:
+    table = raw.get("io")
+    if table is None:
+        return None
+    here = f"{where}: [io]"
+    if not isinstance(table, dict):
+        raise SuiteError(f"{here} must be a table")
+    unknown = set(table) - {"files", "settings", "forms", "threads", "caches", "page_caches",
+                            "min_samples", "target_ms"}
+    if unknown:
+        raise SuiteError(f"{here}: unknown key(s) {sorted(unknown)}")
+    files = _strs(table, "files", (), here)
+    if not files:
+        raise SuiteError(f"{here}: 'files' must name at least one ROOT file")
+    choices = {}
+    for key, allowed in _IO_CHOICES.items():
+        values = _strs(table, key, allowed, here)
+        bad = [v for v in values if v not in allowed]
+        if bad or not values:
+            raise SuiteError(f"{here}: '{key}' must be a non-empty list of {list(allowed)}")
+        choices[key] = values
+    threads = _ints(table, "threads", (1,), here) if "threads" in table else ()
+    if any(t < 1 for t in threads):
+        raise SuiteError(f"{here}: 'threads' must be >= 1")
+    return IoSpec(
+        files=files, settings=_ints(table, "settings", _ints(raw, "settings", (101, 505), where),
+                                    here),
+        forms=choices["forms"], threads=threads, caches=choices["caches"],
+        page_caches=choices["page_caches"], min_samples=int(table.get("min_samples", 5)),
+        target_ms=float(table.get("target_ms", 50.0)))
 
 
 def _codecs(raw: dict[str, Any], where: str) -> str | None:

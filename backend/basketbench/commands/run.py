@@ -15,6 +15,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from basketbench.harness.document import DocumentError, load_document
+from basketbench.harness.io_bench import DEFAULT_RELEASE
 from basketbench.harness.root_release import RootReleaseError, release_rzbench
 from basketbench.harness.rzbench import (
     MODES,
@@ -87,7 +88,8 @@ def run(
         "0", help="Re-chunk branches into baskets of these sizes (0 = as stored)."
     ),
     modes: str = typer.Option("basket", help="basket, rac-sequential, rac-random."),
-    threads: str = typer.Option("1", help="Decompression thread counts."),
+    threads: str | None = typer.Option(
+        None, help="Decompression thread counts (default 1; with --io 1..the machine's cores)."),
     min_samples: int = typer.Option(9, min=1, help="Samples per configuration."),
     target_ms: float = typer.Option(100.0, min=0.0, help="Target duration of one pass, ms."),
     memcpy: bool = typer.Option(True, "--memcpy/--no-memcpy", help="Add the memcpy baseline row."),
@@ -105,8 +107,22 @@ def run(
         help="Measure with this ROOT release's own compression code (e.g. 6.40.00): its PyPI "
         "wheel is downloaded and rzbench built against its libCore once, then reused.",
     ),
+    io: Path | None = typer.Option(
+        None, "--io", help="End-to-end ROOT I/O instead: write each tree of this .root file at "
+        "each setting and read it back with the ROOT release (default "
+        f"{DEFAULT_RELEASE}); modes io-write / io-read."),
+    forms: str = typer.Option("ttree,rntuple", help="With --io: ttree, rntuple."),
+    caches: str = typer.Option("on,off", help="With --io: TTreeCache / cluster cache on, off."),
+    page_caches: str = typer.Option("warm,cold", help="With --io: page cache warm, cold."),
+    trees: str | None = typer.Option(None, help="With --io: these trees (default: all)."),
 ) -> None:
     """Run rzbench locally over corpora or synthetic datasets and print a table."""
+    if io is not None:
+        from basketbench.commands.run_io import run_io_command  # it uses this module's parsers
+
+        run_io_command(io, settings, threads, forms, caches, page_caches, trees, min_samples,
+                       target_ms, root_release or DEFAULT_RELEASE, json_out, commit, machine)
+        return
     try:
         options = BenchOptions(
             corpora=list(corpus),
@@ -118,7 +134,7 @@ def run(
             dictionary_sizes=_ints(dictionary_sizes, "dictionary-sizes"),
             basket_sizes=_ints(basket_sizes, "basket-sizes"),
             modes=_choices(modes, "modes", MODES),
-            threads=_ints(threads, "threads", minimum=1),
+            threads=_ints(threads or "1", "threads", minimum=1),
             min_samples=min_samples,
             target_ms=target_ms,
             memcpy=memcpy,

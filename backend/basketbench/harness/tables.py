@@ -132,3 +132,28 @@ def console(*, stderr: bool = False) -> Console:
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else 240
     return Console(stderr=stderr, soft_wrap=True, width=width)
+
+
+def io_table(doc: dict[str, Any]) -> Table:
+    """`basketbench run --io`: one row per end-to-end measurement, the codec-only rows last."""
+    machine = doc["machine"]
+    table = Table(
+        title=f"end-to-end ROOT {doc['codecs'].get('root_version')} I/O on "
+              f"{machine['cpu_model']}",
+        caption="MB/s = uncompressed 10^6 bytes per second; median ± CV over samples",
+    )
+    for title in ("dataset", "setting", "mode", "threads", "ratio", "events/s", "MB/s"):
+        table.add_column(title, justify="left" if title in ("dataset", "mode") else "right")
+    for r in sorted(doc["results"], key=lambda r: (r["mode"] == "basket", r["dataset"],
+                                                   r["setting"], r["mode"], r["threads"])):
+        io = r.get("io") or {}
+        speed = r["compress_mbps"] if r["mode"] == "io-write" else r["decompress_mbps"]
+        if r["mode"] == "basket":
+            speed_text = (f"codec only: c {speed_label(r['compress_mbps'])} / "
+                          f"d {speed_label(r['decompress_mbps'])}")
+        else:
+            speed_text = speed_label(speed) if r["error"] is None else "[red]failed[/red]"
+        eps = io.get("events_per_s")
+        table.add_row(escape(r["dataset"]), setting_label(r), r["mode"], str(r["threads"]),
+                      f"{r['ratio']:.3f}", f"{eps['median']:.0f}" if eps else "-", speed_text)
+    return table

@@ -108,7 +108,7 @@ class Result(TypedDict):
     dictionary_size: NonNegInt
     dictionary_train_ms: NotRequired[Number | None]
     basket_size: NonNegInt
-    mode: Literal["basket", "rac-sequential", "rac-random"]
+    mode: Literal["basket", "rac-sequential", "rac-random", "io-write", "io-read"]
     threads: Annotated[StrictInt, Field(ge=1)]
     uncompressed_bytes: NonNegInt
     compressed_bytes: NonNegInt

@@ -7,4 +7,5 @@ export const paths = {
   runs: { path: '/runs', label: 'Runs' },
   machines: { path: '/machines', label: 'Machines' },
   configurations: { path: '/configurations', label: 'Configurations' },
+  io: { path: '/io', label: 'End-to-end I/O' },
 } as const;

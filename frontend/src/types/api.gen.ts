@@ -599,6 +599,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/io/breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Io Breakdown
+         * @description Per setting and form: read (write) MB/s at each thread count, cache and page-cache
+         *     state, the codec alone's MB/s on the same baskets, and the share of the read (write)
+         *     time that is decompression (compression).
+         */
+        get: operations["io-get_io_breakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1409,6 +1431,90 @@ export interface components {
             machine_id: number;
             /** Run Id */
             run_id?: number | null;
+        };
+        /** IoBreakdownOut */
+        IoBreakdownOut: {
+            /** Commit */
+            commit: string;
+            machine: components["schemas"]["MachineRef"];
+            /**
+             * Data
+             * @description <file>/<tree>
+             */
+            data: string;
+            /** Settings */
+            settings: components["schemas"]["IoSetting"][];
+            /**
+             * Data Available
+             * @description every <file>/<tree> with end-to-end results on this commit and machine
+             */
+            data_available: string[];
+        };
+        /** IoRead */
+        IoRead: {
+            /** Threads */
+            threads: number;
+            /**
+             * Cache
+             * @description TTreeCache / RNTuple cluster cache: on, off
+             */
+            cache: string;
+            /**
+             * Page Cache
+             * @description warm, or cold (the file's pages dropped before each sample)
+             */
+            page_cache: string;
+            /**
+             * Read Mbps
+             * @description median, uncompressed 10^6 bytes per second
+             */
+            read_mbps: number;
+            /** Uncompressed Bytes */
+            uncompressed_bytes: number;
+            /**
+             * Codec Share
+             * @description the codec alone's decompression time of the same baskets / this read's time (TTree only; null without a codec-only row)
+             */
+            codec_share: number | null;
+        };
+        /** IoSetting */
+        IoSetting: {
+            /** Setting */
+            setting: number;
+            /** Label */
+            label: string;
+            /**
+             * Form
+             * @description ttree or rntuple
+             */
+            form: string;
+            /** Ratio */
+            ratio: number | null;
+            /**
+             * Codec Compress Mbps
+             * @description rzbench, same release and baskets
+             */
+            codec_compress_mbps: number | null;
+            /** Codec Decompress Mbps */
+            codec_decompress_mbps: number | null;
+            /** Reads */
+            reads: components["schemas"]["IoRead"][];
+            /** Writes */
+            writes: components["schemas"]["IoWrite"][];
+        };
+        /** IoWrite */
+        IoWrite: {
+            /** Threads */
+            threads: number;
+            /** Write Mbps */
+            write_mbps: number;
+            /** Uncompressed Bytes */
+            uncompressed_bytes: number;
+            /**
+             * Codec Share
+             * @description compression time alone / write time
+             */
+            codec_share: number | null;
         };
         /** LatestOut */
         LatestOut: {
@@ -5000,6 +5106,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "io-get_io_breakdown": {
+        parameters: {
+            query: {
+                commit: string;
+                machine: string;
+                /** @description <file>/<tree>, e.g. uproot-HZZ/events; default: the first available */
+                data?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IoBreakdownOut"];
+                };
             };
             /** @description bad request */
             400: {

@@ -47,3 +47,5 @@ export type Candidate = Schemas['CandidateIn'];
 export type RecommendRequest = Schemas['RecommendIn'];
 export type Recommendation = Schemas['RecommendationOut'];
 export type RankedSetting = Schemas['RankedOut'];
+export type IoBreakdown = Schemas['IoBreakdownOut'];
+export type IoSetting = Schemas['IoSetting'];
