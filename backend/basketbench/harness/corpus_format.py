@@ -26,6 +26,11 @@ PREAMBLE_SIZE = _PREAMBLE.size  # 20
 _COPY_CHUNK = 1 << 20
 
 
+KINDS = ("basket", "page")
+# The optional fields that describe an RNTuple page (all present on a page, absent on a basket).
+PAGE_FIELDS = ("column", "column_type", "encoding", "bits", "cluster")
+
+
 class CorpusFormatError(ValueError):
     """A corpus file that is not a valid version-1 corpus (the message says why)."""
 
@@ -60,6 +65,14 @@ class Basket:
     # Optional extensions (readers of the format ignore unknown fields):
     fcompress: int | None = None  # the branch's own fCompress, when it differs from the file's
     embedded: bool = False  # stored inside the TBranch, never compressed by ROOT as a basket
+    # RNTuple pages (kind "page"): tree = the RNTuple's name, branch = the field path,
+    # basket = the page's number within its column, entries = its element count.
+    kind: str = "basket"
+    column: int | None = None  # the RNTuple's physical column id
+    column_type: str | None = None  # e.g. SplitReal32 (RNTuple binary format's names)
+    encoding: str | None = None  # plain | split | split+delta | split+zigzag | bitpacked
+    bits: int | None = None  # bits on storage per element
+    cluster: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -80,6 +93,11 @@ class Basket:
             out["fcompress"] = self.fcompress
         if self.embedded:
             out["embedded"] = True
+        if self.kind != "basket":
+            out["kind"] = self.kind
+        for key in PAGE_FIELDS:
+            if (value := getattr(self, key)) is not None:
+                out[key] = value
         return out
 
 
@@ -190,6 +208,12 @@ class CorpusWriter:
         root_compressed: bytes | None,
         fcompress: int | None = None,
         embedded: bool = False,
+        kind: str = "basket",
+        column: int | None = None,
+        column_type: str | None = None,
+        encoding: str | None = None,
+        bits: int | None = None,
+        cluster: int | None = None,
     ) -> Basket:
         raw_blob = self._append(raw)
         self._checksum.update(raw)
@@ -209,6 +233,12 @@ class CorpusWriter:
             root_compressed_bytes=len(root_compressed) if root_compressed is not None else 0,
             fcompress=fcompress,
             embedded=embedded,
+            kind=kind,
+            column=column,
+            column_type=column_type,
+            encoding=encoding,
+            bits=bits,
+            cluster=cluster,
         )
         self.baskets.append(record)
         return record
@@ -338,6 +368,20 @@ def _parse_basket(i: int, item: Any, path: Path, payload_len: int, n_files: int)
     if len(digest) != 16 or any(c not in "0123456789abcdef" for c in digest):
         raise _fail(path, f"{where}.raw_xxh64 must be 16 lower-case hex digits")
     fcompress = item.get("fcompress")
+    kind = item.get("kind", "basket")
+    if kind not in KINDS:
+        raise _fail(path, f"{where}.kind must be one of {list(KINDS)}, got {kind!r}")
+    page: dict[str, Any] = {}
+    for key in PAGE_FIELDS:
+        value = item.get(key)
+        if kind == "page" and value is None:
+            raise _fail(path, f"{where} is a page but lacks {key!r}")
+        if value is None:
+            continue
+        if key in ("column_type", "encoding"):
+            page[key] = _str(value, f"{where}.{key}", path)
+        else:
+            page[key] = _int(value, f"{where}.{key}", path, minimum=1 if key == "bits" else 0)
     return Basket(
         file=file_index,
         tree=_str(item["tree"], f"{where}.tree", path),
@@ -353,6 +397,8 @@ def _parse_basket(i: int, item: Any, path: Path, payload_len: int, n_files: int)
         root_compressed_bytes=comp_bytes,
         fcompress=None if fcompress is None else _int(fcompress, f"{where}.fcompress", path),
         embedded=bool(item.get("embedded", False)),
+        kind=kind,
+        **page,
     )
 
 
