@@ -121,6 +121,14 @@ Basket parse_basket(const Ctx &c, const json &j, size_t i, size_t nfiles, const 
    auto rc = j.find("root_compressed");
    if (rc != j.end() && !rc->is_null())
       b.root_compressed = get_blob(c, *rc, payload, plen, where + ".root_compressed");
+   // Optional (docs/CORPUS_FORMAT.md): RNTuple pages carry "kind": "page" and column metadata,
+   // which the measurement does not need (element_size already says the column's width).
+   auto kind = j.find("kind");
+   if (kind != j.end() && !kind->is_null()) {
+      if (!kind->is_string() || (*kind != "basket" && *kind != "page"))
+         c.fail(where + ": kind must be \"basket\" or \"page\"");
+      b.page = *kind == "page";
+   }
    return b;
 }
 

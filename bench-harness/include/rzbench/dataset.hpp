@@ -28,6 +28,7 @@ struct Basket {
    std::optional<std::vector<uint64_t>> entry_offsets; // start of each entry in the data; null = fixed size
    Bytes raw;                                           // exactly what ROOT compressed
    std::optional<Bytes> root_compressed;                // ROOT's framed blocks, if any
+   bool page = false;                                   // an RNTuple page ("kind": "page"), measured like a basket
 };
 
 struct Dataset {
