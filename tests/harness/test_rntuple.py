@@ -202,3 +202,50 @@ def test_truncated_and_damaged_pages(event_data: tuple[bytes, bytes], tmp_path: 
     with pytest.raises(ExtractionError, match="page checksum"):
         extract_corpus([broken], tmp_path / "broken.bbc", tree="EventData")
     assert not (tmp_path / "broken.bbc").exists()
+
+
+# --------------------------------------------------------------------------- re-paging
+
+
+def test_repage_keeps_values_and_reproduces_roots_pages(
+    physlite: tuple[Path, bytes], tmp_path: Path
+) -> None:
+    from basketbench.harness.repage import RepageError, repage_corpus
+
+    path, _ = physlite
+    source = extract_corpus([path], tmp_path / "src.bbc").path
+    original = read_corpus(source)
+    pages = [(b, raw) for b, raw in original.iter_raw() if b.kind == "page"]
+
+    def columns(corpus_path: Path) -> dict[tuple[str, int], np.ndarray]:
+        out: dict[tuple[str, int], list[np.ndarray]] = {}
+        for b, raw in read_corpus(corpus_path).iter_raw():
+            assert b.kind == "page" and b.column is not None
+            values = decode_elements_by_name(b.column_type, raw, b.entries)
+            out.setdefault((b.tree, b.column), []).append(values)
+        return {k: np.concatenate(v) for k, v in out.items()}
+
+    # every column holds one cluster here, so 1 MiB pages are ROOT's own pages, byte for byte
+    # (but for Bit pages, whose padding bits ROOT leaves set)
+    same = repage_corpus(source, tmp_path / "1m.bbc", 1 << 20)
+    assert same.pages_out == same.pages_in == len(pages) == 1807
+    for (b, raw), (c, again) in zip(pages, read_corpus(same.path).iter_raw(), strict=True):
+        assert (c.tree, c.branch, c.column_type, c.entries) == (
+            b.tree, b.branch, b.column_type, b.entries)
+        assert again == raw or b.column_type == "Bit"
+    reference = columns(same.path)
+    small = repage_corpus(source, tmp_path / "1k.bbc", 1024)
+    assert small.pages_out > small.pages_in
+    assert all(b.raw[1] <= 1024 for b in read_corpus(small.path).baskets)
+    flat = repage_corpus(source, tmp_path / "unsplit.bbc", 1 << 20, "unsplit")
+    types = {b.column_type for b in read_corpus(flat.path).baskets}
+    assert "SplitReal32" not in types and {"Real32", "Index64", "Int32"} <= types
+    for corpus_path in (small.path, flat.path):
+        got = columns(corpus_path)
+        assert got.keys() == reference.keys()
+        assert all(np.array_equal(got[k], reference[k]) for k in reference)
+    with pytest.raises(RepageError, match="page_size must be at least 64"):
+        repage_corpus(source, tmp_path / "x.bbc", 8)
+    hzz = extract_corpus([real_file("uproot-HZZ-zlib.root")], tmp_path / "hzz.bbc").path
+    with pytest.raises(RepageError, match="no RNTuple pages"):
+        repage_corpus(hzz, tmp_path / "y.bbc", 4096)

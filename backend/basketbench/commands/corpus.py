@@ -40,6 +40,30 @@ def extract(
     )
 
 
+@app.command("repage")
+def repage(
+    corpus: Path = typer.Argument(..., help="Corpus with RNTuple pages (*.bbc)."),
+    output: Path = typer.Option(..., "-o", "--output", help="Corpus file to write (*.bbc)."),
+    page_size: int = typer.Option(..., help="Maximum uncompressed bytes per page."),
+    unsplit: bool = typer.Option(False, help="Encode split columns without split/delta/zigzag."),
+    name: str | None = typer.Option(None, help="Dataset name; default: the output file's stem."),
+) -> None:
+    """Re-page every RNTuple column at another page size (with the column's real encoding)."""
+    from basketbench.harness.repage import RepageError, repage_corpus
+
+    try:
+        summary = repage_corpus(corpus, output, page_size,
+                                "unsplit" if unsplit else "as-written", name)
+    except (RepageError, CorpusFormatError) as exc:
+        console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    console().print(
+        f"wrote {summary.path}: {summary.pages_in} pages re-paged into {summary.pages_out} "
+        f"({summary.copied_unchanged} copied unchanged), checksum {summary.checksum}",
+        highlight=False,
+    )
+
+
 @app.command("info")
 def info(
     corpus: Path = typer.Argument(..., help="Corpus file (*.bbc)."),
