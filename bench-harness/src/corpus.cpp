@@ -167,6 +167,8 @@ Dataset parse_corpus(const Bytes &file, const std::string &path)
    d.name = get_string(c, h, "name", top);
    if (d.name.empty())
       c.fail("header.name is empty");
+   if (auto ps = h.find("page_size"); ps != h.end() && !ps->is_null())
+      d.page_size = get_uint(c, h, "page_size", top);
    d.source = path;
    const json &files = field(c, h, "files", top);
    const json &baskets = field(c, h, "baskets", top);

@@ -113,6 +113,7 @@ class Corpus:
     payload_start: int
     payload_len: int
     header: dict[str, Any] = field(repr=False)
+    page_size: int | None = None  # optional header field: a re-paged RNTuple corpus
 
     def _read(self, blob: tuple[int, int]) -> bytes:
         offset, length = blob
@@ -166,10 +167,12 @@ class CorpusWriter:
     temporary file and leaves `out` untouched.
     """
 
-    def __init__(self, out: Path, name: str, created_by: str) -> None:
+    def __init__(self, out: Path, name: str, created_by: str,
+                 page_size: int | None = None) -> None:
         self.out = Path(out)
         self.name = name
         self.created_by = created_by
+        self.page_size = page_size  # a re-paged RNTuple corpus's maximum page size
         self.files: list[CorpusFile] = []
         self.baskets: list[Basket] = []
         # Closed in __exit__; the spool outlives this method by design.
@@ -248,7 +251,9 @@ class CorpusWriter:
         return "xxh64:" + self._checksum.hexdigest()
 
     def header(self) -> dict[str, Any]:
+        extra = {} if self.page_size is None else {"page_size": self.page_size}
         return {
+            **extra,
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,
             "name": self.name,
@@ -474,6 +479,8 @@ def read_corpus(path: str | os.PathLike[str], *, verify_checksums: bool = False)
         payload_start=PREAMBLE_SIZE + header_len,
         payload_len=payload_len,
         header=header,
+        page_size=None if header.get("page_size") is None
+        else _int(header["page_size"], "page_size", path, minimum=1),
     )
     if verify_checksums and (bad := corpus.verify_blobs()):
         raise _fail(path, f"{len(bad)} corrupted blob(s), first: {bad[0]}")

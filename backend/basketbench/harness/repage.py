@@ -83,7 +83,7 @@ def repage_corpus(source: str | Path, out: str | Path, page_size: int,
     pages_in = sum(len(g) for g in groups.values())
     copied = 0
     with CorpusWriter(out, name or out.stem, created_by=f"basketbench {package_version()} "
-                      f"repage {page_size} {encoding}") as writer:
+                      f"repage {page_size} {encoding}", page_size=page_size) as writer:
         for f in corpus.files:
             writer.add_file(f.path, f.fcompress, f.sha256)
         for (file, tree, column, cluster), pages in groups.items():

@@ -36,6 +36,7 @@ struct Dataset {
    std::string source; // corpus path or synthetic:<generator>
    std::vector<SourceFile> files;
    std::vector<Basket> baskets;
+   std::optional<uint64_t> page_size; // a re-paged RNTuple corpus's maximum page size (header "page_size")
 };
 
 // An entry's position inside its basket's data.
