@@ -46,3 +46,29 @@ def test_a_page_sweep_corpus_is_cached_repaged(tmp_path: Path) -> None:
     assert not any((b.column_type or "").startswith("Split") for b in corpus.baskets)
     assert corpus_file(spec, tmp_path) == path  # reused
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name, path.name + ".sha256"]
+
+
+def test_kind_keeps_only_the_rntuple_pages_or_only_the_ttree_baskets(tmp_path: Path) -> None:
+    real_file(RNTUPLE_FILE)
+    pages = next(c for c in load_suites()["rntuple"].corpora if c.name == "physlite-rntuple")
+    assert pages.kind == "rntuple"
+    corpus = read_corpus(corpus_file(pages, tmp_path))
+    assert len(corpus.baskets) == 1807 and {b.kind for b in corpus.baskets} == {"page"}
+    raw = {"name": "s", "corpora": [{"name": "t", "files": ["uproot-HZZ.root"], "kind": "ttree"}]}
+    (baskets,) = parse_suite(raw, "s.toml").corpora
+    corpus = read_corpus(corpus_file(baskets, tmp_path))
+    assert {b.kind for b in corpus.baskets} == {"basket"} and len(corpus.baskets) == 57
+    with pytest.raises(SuiteError, match="'kind' must be"):
+        parse_suite({"name": "s", "corpora": [{"name": "t", "files": ["f"], "kind": "x"}]}, "s")
+
+
+def test_the_demo_suite_measures_the_rntuple_beside_the_ttree(tmp_path: Path) -> None:
+    import tomllib
+
+    from basketbench.commands.demo import DemoPaths, available_corpora, write_suite
+
+    real_file(RNTUPLE_FILE)
+    suite_file = write_suite(DemoPaths(tmp_path), available_corpora(), quick=False)
+    suite = parse_suite(tomllib.loads(suite_file.read_text()), str(suite_file))
+    kinds = {c.name: c.kind for c in suite.corpora}
+    assert kinds["physlite-rntuple"] == "rntuple" and kinds["physlite"] is None

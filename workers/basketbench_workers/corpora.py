@@ -66,6 +66,7 @@ def corpus_file(spec: CorpusSpec, cache_dir: Path) -> Path:
 
     sources = _resolve(spec)
     paging = f"-p{spec.page_size}-{spec.encoding}" if spec.page_size else ""
+    paging += f"-{spec.kind}" if spec.kind else ""
     target = cache_dir / f"{spec.name}-{_digest(sources)}{paging}.bbc"
     if cached_ok(target):
         return target
@@ -74,7 +75,8 @@ def corpus_file(spec: CorpusSpec, cache_dir: Path) -> Path:
     cache_dir.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(f".partial-{os.getpid()}")
     try:
-        extract_corpus(sources, partial, spec.name)
+        kinds = {None: ("basket", "page"), "ttree": ("basket",), "rntuple": ("page",)}
+        extract_corpus(sources, partial, spec.name, kinds=kinds[spec.kind])
         if spec.page_size:
             from basketbench.harness.repage import repage_corpus
 

@@ -26,6 +26,7 @@ class CorpusSpec:
     files: tuple[str, ...]
     page_size: int | None = None
     encoding: str = "as-written"
+    kind: str | None = None  # "ttree" or "rntuple": only the files' baskets, or only their pages
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,13 @@ def _corpus_specs(raw: dict[str, Any], where: str) -> list[CorpusSpec]:
     (`page_sizes = [16384, ...]`, `encodings = ["as-written", "unsplit"]`): the dataset names
     get "-p<size>" and, unsplit, "-unsplit"."""
     files = _strs(raw, "files", (), where)
+    kind = raw.get("kind")
+    if kind not in (None, "ttree", "rntuple"):
+        raise SuiteError(f"{where}: 'kind' must be \"ttree\" or \"rntuple\", got {kind!r}")
     if "page_sizes" not in raw:
         if "encodings" in raw:
             raise SuiteError(f"{where}: 'encodings' needs 'page_sizes'")
-        return [CorpusSpec(raw["name"], files)]
+        return [CorpusSpec(raw["name"], files, kind=kind)]
     sizes = _ints(raw, "page_sizes", (), where)
     if any(size < 64 for size in sizes):
         raise SuiteError(f"{where}: 'page_sizes' must be at least 64 bytes each")
@@ -111,7 +115,7 @@ def _corpus_specs(raw: dict[str, Any], where: str) -> list[CorpusSpec]:
         raise SuiteError(f"{where}: 'encodings' must be a non-empty list of {list(ENCODINGS)}")
     return [
         CorpusSpec(f"{raw['name']}-p{size}" + ("-unsplit" if enc == "unsplit" else ""), files,
-                   size, enc)
+                   size, enc, kind)
         for enc in encodings for size in sizes
     ]
 

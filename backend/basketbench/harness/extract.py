@@ -163,8 +163,9 @@ def _latest_cycles(classnames: dict[str, str]) -> Iterator[tuple[str, int, str]]
 
 
 class _Extractor:
-    def __init__(self, writer: CorpusWriter, log: Log) -> None:
+    def __init__(self, writer: CorpusWriter, log: Log, kinds: frozenset[str]) -> None:
         self.writer = writer
+        self.kinds = kinds
         self.log = log
         self.messages: list[str] = []
 
@@ -204,11 +205,14 @@ class _Extractor:
             if tree_name not in (None, name, name.rsplit("/", 1)[-1]):
                 continue
             if classname in TREE_CLASSES:
-                trees.append((name, cycle))
+                if "basket" in self.kinds:
+                    trees.append((name, cycle))
             elif classname == NTUPLE_CLASS:
-                ntuples.append((name, cycle))
+                if "page" in self.kinds:
+                    ntuples.append((name, cycle))
             elif "RNTuple" in classname:
-                self.note(f"{path.name}: skipped {classname} {name!r}: not an RNTuple anchor")
+                self.note(f"{path.name}: skipped {classname} {name!r}: a pre-release RNTuple "
+                          "(format before 1.0), not supported")
         if tree_name is not None and not trees and not ntuples:
             available = [n for n, _, c in objects if c in TREE_CLASSES or c == NTUPLE_CLASS]
             raise ExtractionError(
@@ -360,6 +364,7 @@ def extract_corpus(
     *,
     tree: str | None = None,
     log: Log | None = None,
+    kinds: Iterable[str] = ("basket", "page"),
 ) -> CorpusSummary:
     """Extract all baskets and pages of `paths` into the corpus file `out` (written atomically)."""
     out = Path(out)
@@ -370,7 +375,10 @@ def extract_corpus(
         raise ExtractionError(f"{out}: output directory {out.parent} does not exist")
     corpus_name = name or out.stem
     with CorpusWriter(out, corpus_name, created_by=f"basketbench {package_version()}") as writer:
-        extractor = _Extractor(writer, log or (lambda _msg: None))
+        wanted = frozenset(kinds)
+        if not wanted or not wanted <= {"basket", "page"}:
+            raise ExtractionError(f"kinds must name 'basket' and/or 'page', got {sorted(wanted)}")
+        extractor = _Extractor(writer, log or (lambda _msg: None), wanted)
         files = [s for p in inputs if (s := extractor.extract_file(p, tree)) is not None]
         if not files:
             raise ExtractionError(
