@@ -874,6 +874,13 @@ export interface components {
             /** Offset */
             offset: number;
         };
+        /** DatasetKind */
+        DatasetKind: {
+            /** Kind */
+            kind: string;
+            /** Page Size */
+            page_size?: number | null;
+        };
         /** DatasetOut */
         DatasetOut: {
             /** Id */
@@ -888,6 +895,16 @@ export interface components {
             baskets?: number | null;
             /** Checksum */
             checksum: string | null;
+            /**
+             * Kind
+             * @description ttree | rntuple | mixed (TTree baskets, RNTuple pages, both)
+             */
+            kind?: string | null;
+            /**
+             * Page Size
+             * @description maximum uncompressed page size of a re-paged RNTuple dataset
+             */
+            page_size?: number | null;
         };
         /** DatasetPage */
         DatasetPage: {
@@ -962,6 +979,13 @@ export interface components {
              * @description the datasets made by a generator (source synthetic:...), not real files
              */
             synthetic_datasets?: string[];
+            /**
+             * Dataset Kinds
+             * @description the datasets whose harness reported a kind: ttree | rntuple | mixed, and an RNTuple dataset's page size (null as ROOT wrote it)
+             */
+            dataset_kinds?: {
+                [key: string]: components["schemas"]["DatasetKind"];
+            };
         };
         /** ErrorBody */
         ErrorBody: {
