@@ -249,3 +249,34 @@ def test_repage_keeps_values_and_reproduces_roots_pages(
     hzz = extract_corpus([real_file("uproot-HZZ-zlib.root")], tmp_path / "hzz.bbc").path
     with pytest.raises(RepageError, match="no RNTuple pages"):
         repage_corpus(hzz, tmp_path / "y.bbc", 4096)
+
+
+def test_corpus_page_fields_are_checked(tmp_path: Path) -> None:
+    """A page record needs its column metadata; an unknown kind is refused, naming the field."""
+    import json
+
+    from basketbench.harness.corpus_format import CorpusFormatError, CorpusWriter
+
+    def corpus(**extra: object) -> Path:
+        out = tmp_path / "c.bbc"
+        with CorpusWriter(out, "c", created_by="test", page_size=4096) as writer:
+            writer.add_file("f.root", 505, "0" * 64)
+            writer.add_basket(file=0, tree="t", branch="x", basket=0, element_size=4, entries=2,
+                              data_bytes=8, entry_offsets=None, raw=bytes(8),
+                              root_compressed=None, kind="page", column=0,
+                              column_type="SplitReal32", encoding="split", bits=32, cluster=0)
+            header = writer.header()
+            header["baskets"][0].update(extra)
+            writer.header = lambda: header  # type: ignore[method-assign]
+            writer.commit()
+        return out
+
+    good = read_corpus(corpus())
+    assert good.page_size == 4096 and good.baskets[0].column_type == "SplitReal32"
+    with pytest.raises(CorpusFormatError, match=r"baskets\[0\]\.kind must be one of"):
+        read_corpus(corpus(kind="leaf"))
+    with pytest.raises(CorpusFormatError, match=r"baskets\[0\] is a page but lacks 'bits'"):
+        read_corpus(corpus(bits=None))
+    with pytest.raises(CorpusFormatError, match=r"baskets\[0\]\.column must be an integer"):
+        read_corpus(corpus(column="3"))
+    assert json.loads(json.dumps(good.header))["page_size"] == 4096
