@@ -123,6 +123,8 @@ Basket parse_basket(const Ctx &c, const json &j, size_t i, size_t nfiles, const 
       b.root_compressed = get_blob(c, *rc, payload, plen, where + ".root_compressed");
    // Optional (docs/CORPUS_FORMAT.md): RNTuple pages carry "kind": "page" and column metadata,
    // which the measurement does not need (element_size already says the column's width).
+   if (auto fc = j.find("fcompress"); fc != j.end() && !fc->is_null())
+      b.fcompress = static_cast<int>(get_uint(c, j, "fcompress", where));
    auto kind = j.find("kind");
    if (kind != j.end() && !kind->is_null()) {
       if (!kind->is_string() || (*kind != "basket" && *kind != "page"))

@@ -73,11 +73,12 @@ json verify_dataset(const Dataset &d)
          continue;
       }
       ++ok;
-      // Recompress at the file's own setting; a basket that does not shrink counts at raw size.
+      // Recompress at the basket's own setting (an RNTuple page's column setting, a branch's
+      // fCompress), else the file's; a basket that does not shrink counts at raw size.
       FileTotals &t = totals[static_cast<size_t>(b.file)];
       ++t.baskets;
       t.root_bytes += rc.size();
-      const int setting = effective_setting(f.fcompress, rc);
+      const int setting = effective_setting(b.fcompress >= 0 ? b.fcompress : f.fcompress, rc);
       if (t.setting < 0)
          t.setting = setting;
       if (check_setting(setting).empty()) {

@@ -166,6 +166,7 @@ TEST(Corpus, RNTuplePageFieldsAreAccepted)
          b["encoding"] = "split";
          b["bits"] = 32;
          b["cluster"] = 0;
+         b["fcompress"] = 404;
       }
       h["baskets"][0]["kind"] = "basket";
    });
@@ -173,6 +174,8 @@ TEST(Corpus, RNTuplePageFieldsAreAccepted)
    ASSERT_EQ(d.baskets.size(), 12u);
    EXPECT_FALSE(d.baskets[0].page);
    EXPECT_TRUE(d.baskets[1].page);
+   EXPECT_EQ(d.baskets[1].fcompress, 404);
+   EXPECT_EQ(parse_corpus(file, "f.bbc").baskets[1].fcompress, -1);
    EXPECT_EQ(d.baskets[1].raw, parse_corpus(file, "f.bbc").baskets[1].raw);
    expect_corpus_error(with_header(file, [](json &h) { h["baskets"][2]["kind"] = "leaf"; }),
                        "basket 2: kind must be \"basket\" or \"page\"");

@@ -23,7 +23,7 @@ from basketbench.harness.document import load_document
 from basketbench.harness.extract import extract_corpus
 from basketbench.harness.rntuple import read_ntuple
 from basketbench.harness.root_release import Release, RootReleaseError
-from basketbench.harness.rzbench import BenchOptions, run_bench
+from basketbench.harness.rzbench import BenchOptions, run_bench, run_verify
 
 from tests.harness.conftest import real_file
 
@@ -99,3 +99,10 @@ def test_root_release_gives_roots_own_page_bytes(
         assert code == 0, stderr
         (result,) = load_document(out)["results"]
         assert result["compressed_bytes"] == root_total, (path.name, setting)
+        # `rzbench verify` decodes every page and recompresses it at the page's own setting
+        # (the TFile says 101 whatever the pages use)
+        code, report = run_verify(corpus_path, binary=binary)
+        assert code == 0 and report["decoded_ok"] == report["baskets"], report
+        (entry,) = report["files"]
+        assert entry["fcompress"] == 101 and entry["recompressed_setting"] == setting
+        assert entry["recompressed_bytes"] == entry["root_compressed_bytes"], entry

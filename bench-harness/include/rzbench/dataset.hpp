@@ -29,6 +29,7 @@ struct Basket {
    Bytes raw;                                           // exactly what ROOT compressed
    std::optional<Bytes> root_compressed;                // ROOT's framed blocks, if any
    bool page = false;                                   // an RNTuple page ("kind": "page"), measured like a basket
+   int fcompress = -1;                                  // its own setting when it differs from its file's; -1: the file's
 };
 
 struct Dataset {
