@@ -280,3 +280,28 @@ def test_corpus_page_fields_are_checked(tmp_path: Path) -> None:
     with pytest.raises(CorpusFormatError, match=r"baskets\[0\]\.column must be an integer"):
         read_corpus(corpus(column="3"))
     assert json.loads(json.dumps(good.header))["page_size"] == 4096
+
+
+def test_rzbench_measures_pages_in_every_dimension(
+    physlite: tuple[Path, bytes], rzbench: Path, tmp_path: Path
+) -> None:
+    """ROOT's pages (Bit, split and delta columns) through every setting family, both
+    preconditioners, a dictionary, basket re-chunking, random access and 2 threads: every
+    buffer round-trips, and the document says the dataset is RNTuple pages."""
+    from basketbench.harness.document import load_document
+    from basketbench.harness.rzbench import BenchOptions, run_bench
+
+    path, _ = physlite
+    corpus = extract_corpus([path], tmp_path / "tag.bbc", tree="EventTag").path
+    out = tmp_path / "out.json"
+    code, stderr = run_bench(BenchOptions(
+        corpora=[corpus], settings=[101, 404, 505], preconditioners=["none", "bitshuffle"],
+        dictionary_sizes=[0, 4096], basket_sizes=[0, 4096], modes=["basket", "rac-random"],
+        threads=[1, 2], min_samples=1, target_ms=0, memcpy=False), out, binary=rzbench)
+    assert code == 0, stderr
+    document = load_document(out)
+    (dataset,) = document["datasets"]
+    assert (dataset["kind"], dataset["pages"], dataset["page_size"]) == ("rntuple", 15, None)
+    results = document["results"]
+    assert len(results) == 2 * 16 + 32  # dictionaries are ZSTD's only
+    assert all(r["roundtrip_ok"] for r in results), [r["error"] for r in results][:3]
