@@ -133,6 +133,14 @@ Basket parse_basket(const Ctx &c, const json &j, size_t i, size_t nfiles, const 
          c.fail(where + ": fcompress must be a non-negative integer below 10000 or null");
       b.fcompress = static_cast<int>(fc->get<uint64_t>());
    }
+   // Optional (docs/CORPUS_FORMAT.md): RNTuple pages carry "kind": "page" and column metadata,
+   // which the measurement does not need (element_size already says the column's width).
+   auto kind = j.find("kind");
+   if (kind != j.end() && !kind->is_null()) {
+      if (!kind->is_string() || (*kind != "basket" && *kind != "page"))
+         c.fail(where + ": kind must be \"basket\" or \"page\"");
+      b.page = *kind == "page";
+   }
    return b;
 }
 
@@ -171,6 +179,8 @@ Dataset parse_corpus(const Bytes &file, const std::string &path)
    d.name = get_string(c, h, "name", top);
    if (d.name.empty())
       c.fail("header.name is empty");
+   if (auto ps = h.find("page_size"); ps != h.end() && !ps->is_null())
+      d.page_size = get_uint(c, h, "page_size", top);
    d.source = path;
    const json &files = field(c, h, "files", top);
    const json &baskets = field(c, h, "baskets", top);

@@ -40,6 +40,8 @@ std::vector<Basket> rechunk(const std::vector<Basket> &in, size_t basket_size)
    std::vector<Key> order;
    std::map<Key, std::vector<const Basket *>> groups;
    for (const auto &b : in) {
+      if (b.page)
+         continue; // kept as they are, below
       Key k{b.file, b.tree, b.branch};
       auto it = groups.find(k);
       if (it == groups.end()) {
@@ -50,6 +52,12 @@ std::vector<Basket> rechunk(const std::vector<Basket> &in, size_t basket_size)
       }
    }
    std::vector<Basket> out;
+   // RNTuple pages hold encoded (split, delta, zigzag) elements whose bytes cannot be cut and
+   // joined: they keep their pages; basketbench re-pages them with the real encoding
+   // (`basketbench corpus repage`).
+   for (const auto &b : in)
+      if (b.page)
+         out.push_back(b);
    for (const auto &k : order) {
       const auto &members = groups[k];
       const Basket &first = *members.front();

@@ -14,7 +14,10 @@ using nlohmann::json;
 
 DatasetInfo describe(const Dataset &d)
 {
-   return {d.name, d.source, dataset_checksum(d), dataset_bytes(d), d.baskets.size()};
+   uint64_t pages = 0;
+   for (const auto &b : d.baskets)
+      pages += b.page;
+   return {d.name, d.source, dataset_checksum(d), dataset_bytes(d), d.baskets.size(), pages, d.page_size};
 }
 
 namespace {
@@ -119,7 +122,14 @@ json document_json(const RunDocument &doc)
    json datasets = json::array();
    for (const auto &d : doc.datasets)
       datasets.push_back(
-         {{"name", d.name}, {"source", d.source}, {"bytes", d.bytes}, {"baskets", d.baskets}, {"checksum", d.checksum}});
+         {{"name", d.name},
+          {"source", d.source},
+          {"bytes", d.bytes},
+          {"baskets", d.baskets},
+          {"checksum", d.checksum},
+          {"kind", d.kind()},
+          {"pages", d.pages},
+          {"page_size", d.page_size ? json(*d.page_size) : json(nullptr)}});
    json results = json::array();
    for (const auto &r : doc.results)
       results.push_back(result_json(r));

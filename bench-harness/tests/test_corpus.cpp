@@ -201,3 +201,31 @@ TEST(Corpus, TypeClassRoundTripAndBranchSizes)
    EXPECT_EQ(j["branches"][0]["type_class"], "float");
    EXPECT_EQ(j["branches"][2]["type_class"], "integer");
 }
+
+TEST(Corpus, RNTuplePageFieldsAreAccepted)
+{
+   // The optional fields of an RNTuple page (docs/CORPUS_FORMAT.md) parse; a page is measured
+   // like a basket, so everything else about it is unchanged.
+   const Bytes file = serialize_corpus(small_dataset());
+   const Bytes pages = with_header(file, [](json &h) {
+      for (auto &b : h["baskets"]) {
+         b["kind"] = "page";
+         b["column"] = 3;
+         b["column_type"] = "SplitReal32";
+         b["encoding"] = "split";
+         b["bits"] = 32;
+         b["cluster"] = 0;
+         b["fcompress"] = 404;
+      }
+      h["baskets"][0]["kind"] = "basket";
+   });
+   const Dataset d = parse_corpus(pages, "pages.bbc");
+   ASSERT_EQ(d.baskets.size(), 12u);
+   EXPECT_FALSE(d.baskets[0].page);
+   EXPECT_TRUE(d.baskets[1].page);
+   EXPECT_EQ(d.baskets[1].fcompress, std::optional<int>(404));
+   EXPECT_EQ(parse_corpus(file, "f.bbc").baskets[1].fcompress, std::nullopt);
+   EXPECT_EQ(d.baskets[1].raw, parse_corpus(file, "f.bbc").baskets[1].raw);
+   expect_corpus_error(with_header(file, [](json &h) { h["baskets"][2]["kind"] = "leaf"; }),
+                       "basket 2: kind must be \"basket\" or \"page\"");
+}

@@ -58,6 +58,23 @@ TEST(Experiment, RechunkKeepsEveryBranchsEntriesAndRespectsTheSize)
    EXPECT_LT(rechunk(d.baskets, 1048576).size(), d.baskets.size());
 }
 
+TEST(Experiment, RechunkKeepsRNTuplePagesAsTheyAre)
+{
+   // Split-encoded page bytes cannot be cut and joined: pages pass through untouched.
+   Dataset d = small_event();
+   for (size_t i = 0; i < d.baskets.size(); i += 2)
+      d.baskets[i].page = true;
+   const auto re = rechunk(d.baskets, 1048576);
+   size_t pages = 0;
+   for (const auto &b : re)
+      if (b.page) {
+         const Basket &original = d.baskets[2 * pages++];
+         EXPECT_EQ(b.raw, original.raw);
+         EXPECT_EQ(b.branch, original.branch);
+      }
+   EXPECT_EQ(pages, 12u);
+}
+
 TEST(Experiment, EveryModePreconditionerAndThreadCountRoundTrips)
 {
    // Two fixed-size and two variable-size branches, two baskets each: RAC makes one codec call

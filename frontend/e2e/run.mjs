@@ -782,6 +782,22 @@ async function main() {
       await page.close();
     });
 
+    await test('trade-off: a TTree dataset and its RNTuple form side by side, kinds named', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/tradeoffs?commit=${newest}&machine=haswell-01&dataset=uproot-HZZ-rntuple&base_dataset=uproot-HZZ`));
+      await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
+      check((await page.textContent('[data-testid="dataset-kind"]')) === 'RNTuple pages', 'the RNTuple dataset is marked as RNTuple pages');
+      check((await page.textContent('[data-testid="base-dataset-kind"]')) === 'TTree baskets', 'the dataset beside it is marked as TTree baskets');
+      const names = await page.evaluate(() => document.querySelector('[data-plot="tradeoff-compress"] .js-plotly-plot').data.map((t) => t.name));
+      check(names.some((n) => n?.includes('baseline') && n.includes('uproot-HZZ')), `the TTree form is drawn as the faded baseline (${names.join(' | ').slice(0, 120)})`);
+      const option = await page.locator('select[name="dataset"] option[value="uproot-HZZ-rntuple"]').textContent();
+      check(option.includes('RNTuple pages'), `the dataset picker names the kind (${option})`);
+      await page.selectOption('select[name="base_dataset"]', '');
+      check(await until(page, () => !new URL(location.href).searchParams.get('base_dataset')), 'clearing "Beside dataset" drops it from the URL');
+      check(page.errors.length === 0, `no console errors (${page.errors.join('; ').slice(0, 200)})`);
+      await page.close();
+    });
+
     await test('/docs works offline (Swagger UI served by the API)', async () => {
       const page = await openPage(context);
       const outside = [];

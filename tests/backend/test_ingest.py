@@ -295,3 +295,29 @@ def test_json_dumper_is_set_per_connection_not_per_ingest(client, auth, monkeypa
         assert answer.status_code == 201, answer.text
     # once for each connection the pool opened (at most a few), never once per document
     assert 1 <= len(calls) < documents, len(calls)
+
+
+def test_dataset_kind_and_page_size_reach_the_catalog(client, auth, session):
+    """rzbench's datasets[].kind/page_size: stored, listed, and in /dimensions; bad values 422."""
+    doc = document(datasets=("hzz", "hzz-rntuple", "hzz-rntuple-p65536"))
+    doc["datasets"][0].update(kind="ttree", pages=0, page_size=None)
+    doc["datasets"][1].update(kind="rntuple", pages=31, page_size=None)
+    doc["datasets"][2].update(kind="rntuple", pages=31, page_size=65536)
+    r = client.post("/api/v1/results", json=doc, headers=auth)
+    assert r.status_code == 201, r.text
+    rows = {d.name: (d.kind, d.page_size) for d in session.scalars(select(Dataset))}
+    assert rows == {"hzz": ("ttree", None), "hzz-rntuple": ("rntuple", None),
+                    "hzz-rntuple-p65536": ("rntuple", 65536)}
+    listed = client.get("/api/v1/datasets").json()["items"]
+    assert {d["name"]: d["page_size"] for d in listed}["hzz-rntuple-p65536"] == 65536
+    kinds = client.get("/api/v1/configurations/dimensions").json()["dataset_kinds"]
+    assert kinds == {"hzz": {"kind": "ttree", "page_size": None},
+                     "hzz-rntuple": {"kind": "rntuple", "page_size": None},
+                     "hzz-rntuple-p65536": {"kind": "rntuple", "page_size": 65536}}
+    for bad, reason in (({"kind": "tree"}, "kind"), ({"page_size": 0}, "page_size"),
+                        ({"page_size": 2**40}, "page_size")):
+        other = document(datasets=("x",), seed=7)
+        other["datasets"][0].update(bad)
+        r = client.post("/api/v1/results", json=other, headers=auth)
+        assert r.status_code == 422, bad
+        assert reason in "\n".join(r.json()["error"]["details"]), r.text

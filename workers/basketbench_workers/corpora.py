@@ -65,7 +65,9 @@ def corpus_file(spec: CorpusSpec, cache_dir: Path) -> Path:
     from basketbench.harness import extract_corpus
 
     sources = _resolve(spec)
-    target = cache_dir / f"{spec.name}-{_digest(sources)}.bbc"
+    paging = f"-p{spec.page_size}-{spec.encoding}" if spec.page_size else ""
+    paging += f"-{spec.kind}" if spec.kind else ""
+    target = cache_dir / f"{spec.name}-{_digest(sources)}{paging}.bbc"
     if cached_ok(target):
         return target
     if target.exists():
@@ -73,7 +75,19 @@ def corpus_file(spec: CorpusSpec, cache_dir: Path) -> Path:
     cache_dir.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(f".partial-{os.getpid()}")
     try:
-        extract_corpus(sources, partial, spec.name)
+        kinds = {None: ("basket", "page"), "ttree": ("basket",), "rntuple": ("page",)}
+        extract_corpus(sources, partial, spec.name, kinds=kinds[spec.kind])
+        if spec.page_size:
+            from basketbench.harness.repage import repage_corpus
+
+            whole = partial.with_name(partial.name + ".whole")
+            partial.replace(whole)
+            try:
+                repage_corpus(whole, partial, spec.page_size,
+                              "unsplit" if spec.encoding == "unsplit" else "as-written",
+                              spec.name)
+            finally:
+                whole.unlink(missing_ok=True)
         digest = file_sha256(partial)
         # Checksum first, then the corpus, both atomically: a killed worker leaves either
         # no corpus or one whose checksum is recorded (a stale checksum only rebuilds).

@@ -16,10 +16,17 @@ class SuiteError(Exception):
 
 @dataclass(frozen=True)
 class CorpusSpec:
-    """A real-data corpus: ROOT files (base names of basketbench.harness.default_root_files())."""
+    """A real-data corpus: ROOT files (base names of basketbench.harness.default_root_files()).
+
+    With `page_size`, the corpus holds the files' RNTuple pages re-paged at that many bytes
+    (`encoding` "as-written": each column's own encoding, "unsplit": without split/delta/zigzag).
+    """
 
     name: str
     files: tuple[str, ...]
+    page_size: int | None = None
+    encoding: str = "as-written"
+    kind: str | None = None  # "ttree" or "rntuple": only the files' baskets, or only their pages
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,35 @@ def _strs(raw: dict[str, Any], key: str, default: tuple[str, ...], where: str) -
     return tuple(value)
 
 
+ENCODINGS = ("as-written", "unsplit")
+
+
+def _corpus_specs(raw: dict[str, Any], where: str) -> list[CorpusSpec]:
+    """One spec, or one per page size x encoding for an RNTuple page sweep
+    (`page_sizes = [16384, ...]`, `encodings = ["as-written", "unsplit"]`): the dataset names
+    get "-p<size>" and, unsplit, "-unsplit"."""
+    files = _strs(raw, "files", (), where)
+    kind = raw.get("kind")
+    if kind not in (None, "ttree", "rntuple"):
+        raise SuiteError(f"{where}: 'kind' must be \"ttree\" or \"rntuple\", got {kind!r}")
+    if "page_sizes" not in raw:
+        if "encodings" in raw:
+            raise SuiteError(f"{where}: 'encodings' needs 'page_sizes'")
+        return [CorpusSpec(raw["name"], files, kind=kind)]
+    sizes = _ints(raw, "page_sizes", (), where)
+    if any(size < 64 for size in sizes):
+        raise SuiteError(f"{where}: 'page_sizes' must be at least 64 bytes each")
+    encodings = _strs(raw, "encodings", ("as-written",), where)
+    unknown = [e for e in encodings if e not in ENCODINGS]
+    if unknown or not encodings:
+        raise SuiteError(f"{where}: 'encodings' must be a non-empty list of {list(ENCODINGS)}")
+    return [
+        CorpusSpec(f"{raw['name']}-p{size}" + ("-unsplit" if enc == "unsplit" else ""), files,
+                   size, enc, kind)
+        for enc in encodings for size in sizes
+    ]
+
+
 def parse_suite(raw: dict[str, Any], where: str) -> Suite:
     if "name" not in raw:
         raise SuiteError(f"{where}: missing 'name'")
@@ -107,7 +143,7 @@ def parse_suite(raw: dict[str, Any], where: str) -> Suite:
     for i, c in enumerate(raw.get("corpora", [])):
         if "name" not in c or not c.get("files"):
             raise SuiteError(f"{where}: corpora[{i}] needs 'name' and 'files'")
-        corpora.append(CorpusSpec(c["name"], _strs(c, "files", (), f"{where}: corpora[{i}]")))
+        corpora += _corpus_specs(c, f"{where}: corpora[{i}]")
     synthetic = _strs(raw, "synthetic", (), where)
     if not synthetic and not corpora:
         raise SuiteError(f"{where}: a suite needs synthetic datasets or corpora")

@@ -16,13 +16,15 @@ app = typer.Typer(no_args_is_help=True)
 @app.command("extract")
 def extract(
     files: list[Path] = typer.Argument(
-        ..., help="ROOT files to read (every TTree, branch, basket)."
+        ..., help="ROOT files to read (every TTree basket and RNTuple page)."
     ),
     output: Path = typer.Option(..., "-o", "--output", help="Corpus file to write (*.bbc)."),
     name: str | None = typer.Option(None, help="Dataset name; default: the output file's stem."),
-    tree: str | None = typer.Option(None, help="Only this TTree (name or path) in each file."),
+    tree: str | None = typer.Option(
+        None, help="Only this TTree or RNTuple (name or path) in each file."
+    ),
 ) -> None:
-    """Extract every basket's uncompressed payload and ROOT's compressed bytes into a corpus."""
+    """Extract every basket's and page's uncompressed payload and ROOT's compressed bytes."""
     try:
         summary = extract_corpus(
             files, output, name, tree=tree, log=lambda m: console(stderr=True).print(m)
@@ -31,8 +33,33 @@ def extract(
         console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
     console().print(
-        f"wrote {summary.path}: {summary.baskets} baskets, {summary.raw_bytes:,} raw bytes "
+        f"wrote {summary.path}: {summary.baskets - summary.pages} baskets, {summary.pages} "
+        f"RNTuple pages, {summary.raw_bytes:,} raw bytes "
         f"from {len(summary.files)} file(s), checksum {summary.checksum}",
+        highlight=False,
+    )
+
+
+@app.command("repage")
+def repage(
+    corpus: Path = typer.Argument(..., help="Corpus with RNTuple pages (*.bbc)."),
+    output: Path = typer.Option(..., "-o", "--output", help="Corpus file to write (*.bbc)."),
+    page_size: int = typer.Option(..., help="Maximum uncompressed bytes per page."),
+    unsplit: bool = typer.Option(False, help="Encode split columns without split/delta/zigzag."),
+    name: str | None = typer.Option(None, help="Dataset name; default: the output file's stem."),
+) -> None:
+    """Re-page every RNTuple column at another page size (with the column's real encoding)."""
+    from basketbench.harness.repage import RepageError, repage_corpus
+
+    try:
+        summary = repage_corpus(corpus, output, page_size,
+                                "unsplit" if unsplit else "as-written", name)
+    except (RepageError, CorpusFormatError) as exc:
+        console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+    console().print(
+        f"wrote {summary.path}: {summary.pages_in} pages re-paged into {summary.pages_out} "
+        f"({summary.copied_unchanged} copied unchanged), checksum {summary.checksum}",
         highlight=False,
     )
 

@@ -42,7 +42,12 @@ DEMO_CORPORA = (
     ("zmumu", "uproot-Zmumu-zlib.root"),
     ("nanoaod", "nanoAOD_2015_CMS_Open_Data_ttbar.root"),
     ("physlite", "atlas-DAOD_PHYSLITE-sample.root"),
+    # ROOT's own RNTuple pages (its metadata TTrees left out): beside "physlite" on the
+    # trade-off page, the TTree and RNTuple forms of ATLAS PHYSLITE
+    ("physlite-rntuple", "uproot-physlite-rntuple_v1-0-0-0.root"),
 )
+# Corpora that hold only one kind of buffer (suite `kind`): "ttree" or "rntuple".
+DEMO_KINDS = {"physlite-rntuple": "rntuple"}
 # The synthetic generators except tlarge (8 MB of what tfloat already shows): with the real
 # corpora about 30 MB per pass, a few minutes on an idle laptop.
 DEMO_SYNTHETIC = ("event", "nanoaod-offsets", "tfloat", "tsmall", "random", "zeros")
@@ -244,6 +249,8 @@ def write_suite(paths: DemoPaths, corpora: list[tuple[str, Path]], quick: bool) 
     ]
     for corpus, path in corpora[: 1 if quick else None]:
         lines += ["", "[[corpora]]", f'name = "{corpus}"', f'files = ["{path.name}"]']
+        if corpus in DEMO_KINDS:
+            lines.append(f'kind = "{DEMO_KINDS[corpus]}"')
     paths.suites.mkdir(parents=True, exist_ok=True)
     target = paths.suites / f"{name}.toml"
     text = "\n".join(lines) + "\n"

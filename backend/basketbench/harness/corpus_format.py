@@ -26,6 +26,11 @@ PREAMBLE_SIZE = _PREAMBLE.size  # 20
 _COPY_CHUNK = 1 << 20
 
 
+KINDS = ("basket", "page")
+# The optional fields that describe an RNTuple page (all present on a page, absent on a basket).
+PAGE_FIELDS = ("column", "column_type", "encoding", "bits", "cluster")
+
+
 class CorpusFormatError(ValueError):
     """A corpus file that is not a valid version-1 corpus (the message says why)."""
 
@@ -65,6 +70,14 @@ class Basket:
     fcompress: int | None = None  # the branch's own fCompress, when it differs from the file's
     embedded: bool = False  # stored inside the TBranch, never compressed by ROOT as a basket
     type_class: str | None = None  # float, integer, boolean, counts, string, object (TYPE_CLASSES)
+    # RNTuple pages (kind "page"): tree = the RNTuple's name, branch = the field path,
+    # basket = the page's number within its column, entries = its element count.
+    kind: str = "basket"
+    column: int | None = None  # the RNTuple's physical column id
+    column_type: str | None = None  # e.g. SplitReal32 (RNTuple binary format's names)
+    encoding: str | None = None  # plain | split | split+delta | split+zigzag | bitpacked
+    bits: int | None = None  # bits on storage per element
+    cluster: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -87,6 +100,11 @@ class Basket:
             out["embedded"] = True
         if self.type_class is not None:
             out["type_class"] = self.type_class
+        if self.kind != "basket":
+            out["kind"] = self.kind
+        for key in PAGE_FIELDS:
+            if (value := getattr(self, key)) is not None:
+                out[key] = value
         return out
 
 
@@ -102,6 +120,7 @@ class Corpus:
     payload_start: int
     payload_len: int
     header: dict[str, Any] = field(repr=False)
+    page_size: int | None = None  # optional header field: a re-paged RNTuple corpus
 
     def _read(self, blob: tuple[int, int]) -> bytes:
         offset, length = blob
@@ -155,10 +174,12 @@ class CorpusWriter:
     temporary file and leaves `out` untouched.
     """
 
-    def __init__(self, out: Path, name: str, created_by: str) -> None:
+    def __init__(self, out: Path, name: str, created_by: str,
+                 page_size: int | None = None) -> None:
         self.out = Path(out)
         self.name = name
         self.created_by = created_by
+        self.page_size = page_size  # a re-paged RNTuple corpus's maximum page size
         self.files: list[CorpusFile] = []
         self.baskets: list[Basket] = []
         # Closed in __exit__; the spool outlives this method by design.
@@ -198,6 +219,12 @@ class CorpusWriter:
         fcompress: int | None = None,
         embedded: bool = False,
         type_class: str | None = None,
+        kind: str = "basket",
+        column: int | None = None,
+        column_type: str | None = None,
+        encoding: str | None = None,
+        bits: int | None = None,
+        cluster: int | None = None,
     ) -> Basket:
         raw_blob = self._append(raw)
         self._checksum.update(raw)
@@ -218,6 +245,12 @@ class CorpusWriter:
             fcompress=fcompress,
             embedded=embedded,
             type_class=type_class,
+            kind=kind,
+            column=column,
+            column_type=column_type,
+            encoding=encoding,
+            bits=bits,
+            cluster=cluster,
         )
         self.baskets.append(record)
         return record
@@ -227,7 +260,9 @@ class CorpusWriter:
         return "xxh64:" + self._checksum.hexdigest()
 
     def header(self) -> dict[str, Any]:
+        extra = {} if self.page_size is None else {"page_size": self.page_size}
         return {
+            **extra,
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,
             "name": self.name,
@@ -350,6 +385,20 @@ def _parse_basket(i: int, item: Any, path: Path, payload_len: int, n_files: int)
     type_class = item.get("type_class")
     if type_class is not None and type_class not in TYPE_CLASSES:
         raise _fail(path, f"{where}.type_class must be one of {', '.join(TYPE_CLASSES)}")
+    kind = item.get("kind", "basket")
+    if kind not in KINDS:
+        raise _fail(path, f"{where}.kind must be one of {list(KINDS)}, got {kind!r}")
+    page: dict[str, Any] = {}
+    for key in PAGE_FIELDS:
+        value = item.get(key)
+        if kind == "page" and value is None:
+            raise _fail(path, f"{where} is a page but lacks {key!r}")
+        if value is None:
+            continue
+        if key in ("column_type", "encoding"):
+            page[key] = _str(value, f"{where}.{key}", path)
+        else:
+            page[key] = _int(value, f"{where}.{key}", path, minimum=1 if key == "bits" else 0)
     return Basket(
         file=file_index,
         tree=_str(item["tree"], f"{where}.tree", path),
@@ -366,6 +415,8 @@ def _parse_basket(i: int, item: Any, path: Path, payload_len: int, n_files: int)
         fcompress=None if fcompress is None else _int(fcompress, f"{where}.fcompress", path),
         embedded=bool(item.get("embedded", False)),
         type_class=type_class,
+        kind=kind,
+        **page,
     )
 
 
@@ -441,6 +492,8 @@ def read_corpus(path: str | os.PathLike[str], *, verify_checksums: bool = False)
         payload_start=PREAMBLE_SIZE + header_len,
         payload_len=payload_len,
         header=header,
+        page_size=None if header.get("page_size") is None
+        else _int(header["page_size"], "page_size", path, minimum=1),
     )
     if verify_checksums and (bad := corpus.verify_blobs()):
         raise _fail(path, f"{len(bad)} corrupted blob(s), first: {bad[0]}")

@@ -1,8 +1,11 @@
-"""Extract every TTree basket of real ROOT files into a corpus (docs/CORPUS_FORMAT.md).
+"""Extract every TTree basket and RNTuple page of real ROOT files into a corpus
+(docs/CORPUS_FORMAT.md).
 
 For each basket we keep the buffer ROOT handed to its compressor (uproot's
 `raw_data`: entry data followed by the entry-offset array) and the exact
 compressed bytes ROOT stored after the basket's TKey, read from the file.
+For each RNTuple page (harness/rntuple.py) we keep the page as ROOT compressed it
+(the column's elements in the column's encoding) and the page's bytes on disk.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ import numpy as np
 
 from basketbench.harness.corpus_format import CorpusWriter
 from basketbench.harness.old_cs import OldCsError, reading_old_cs
+from basketbench.harness.rntuple import RNTupleError, decompress_blocks, iter_pages, read_ntuple
 from basketbench.harness.version import package_version
 
 TREE_CLASSES = frozenset({"TTree", "TNtuple", "TNtupleD"})
+NTUPLE_CLASS = "ROOT::RNTuple"
 _OFFSETS_DTYPE = np.dtype(">i4")
 
 
@@ -33,7 +38,9 @@ class FileSummary:
     path: str
     fcompress: int
     trees: list[str] = field(default_factory=list)
-    baskets: int = 0
+    ntuples: list[str] = field(default_factory=list)
+    baskets: int = 0  # buffers in the corpus: TTree baskets and RNTuple pages
+    pages: int = 0
     compressed_baskets: int = 0
     embedded_baskets: int = 0
     raw_bytes: int = 0
@@ -51,6 +58,10 @@ class CorpusSummary:
     @property
     def baskets(self) -> int:
         return sum(f.baskets for f in self.files)
+
+    @property
+    def pages(self) -> int:
+        return sum(f.pages for f in self.files)
 
     @property
     def raw_bytes(self) -> int:
@@ -114,6 +125,22 @@ def element_size(branch: Any) -> int:
 
 
 _KIND_CLASS = {"f": "float", "i": "integer", "u": "integer", "b": "boolean"}
+
+
+def page_type_class(column_type: str) -> str:
+    """An RNTuple column's kind of data, in the classes of `type_class`: offsets (Index*) are
+    the counts of a collection, Switch columns the tags of a variant (an object)."""
+    if "Index" in column_type:
+        return "counts"
+    if "Real" in column_type:
+        return "float"
+    if column_type == "Bit":
+        return "boolean"
+    if column_type == "Char":
+        return "string"
+    if column_type == "Switch":
+        return "object"
+    return "integer"  # Byte, (Split)(U)Int8..64
 
 
 def type_class(branch: Any, count_branches: frozenset[str] = frozenset()) -> str:
@@ -196,8 +223,9 @@ def _latest_cycles(classnames: dict[str, str]) -> Iterator[tuple[str, int, str]]
 
 
 class _Extractor:
-    def __init__(self, writer: CorpusWriter, log: Log) -> None:
+    def __init__(self, writer: CorpusWriter, log: Log, kinds: frozenset[str]) -> None:
         self.writer = writer
+        self.kinds = kinds
         self.log = log
         self.messages: list[str] = []
 
@@ -235,41 +263,93 @@ class _Extractor:
         fcompress = int(root_file.file.fCompress)
         summary = FileSummary(path=path.name, fcompress=fcompress)
         objects = list(_latest_cycles(root_file.classnames(recursive=True, cycle=True)))
-        trees = []
+        trees, ntuples = [], []
         for name, cycle, classname in objects:
-            if "RNTuple" in classname:
-                self.note(
-                    f"{path.name}: skipped {classname} {name!r}: RNTuple stores pages, not baskets"
-                )
-            elif classname in TREE_CLASSES and tree_name in (None, name, name.rsplit("/", 1)[-1]):
-                trees.append((name, cycle))
-        if tree_name is not None and not trees:
-            available = [n for n, _, c in objects if c in TREE_CLASSES]
-            raise ExtractionError(f"{path}: no TTree named {tree_name!r} (trees: {available})")
-        if not trees:
-            self.note(f"{path.name}: skipped, no TTree in the file")
+            if tree_name not in (None, name, name.rsplit("/", 1)[-1]):
+                continue
+            if classname in TREE_CLASSES:
+                if "basket" in self.kinds:
+                    trees.append((name, cycle))
+            elif classname == NTUPLE_CLASS:
+                if "page" in self.kinds:
+                    ntuples.append((name, cycle))
+            elif "RNTuple" in classname:
+                self.note(f"{path.name}: skipped {classname} {name!r}: a pre-release RNTuple "
+                          "(format before 1.0), not supported")
+        if tree_name is not None and not trees and not ntuples:
+            available = [n for n, _, c in objects if c in TREE_CLASSES or c == NTUPLE_CLASS]
+            raise ExtractionError(
+                f"{path}: no TTree or RNTuple named {tree_name!r} (there are: {available})")
+        if not trees and not ntuples:
+            self.note(f"{path.name}: skipped, no TTree or RNTuple in the file")
             return None
         file_index: int | None = None
+
+        def add(**item: Any) -> None:
+            nonlocal file_index
+            if file_index is None:
+                file_index = self.writer.add_file(path.name, fcompress, _sha256(path))
+            record = self.writer.add_basket(file=file_index, **item)
+            summary.baskets += 1
+            summary.pages += record.kind == "page"
+            summary.raw_bytes += record.raw[1]
+            summary.root_compressed_bytes += record.root_compressed_bytes
+            summary.compressed_baskets += record.root_compressed is not None
+            summary.embedded_baskets += record.embedded
+
         for name, cycle in trees:
             tree = root_file[f"{name};{cycle}"]
             summary.trees.append(name)
             counts = count_branch_names(tree)
             for branch_path, branch in tree.iteritems(recursive=True):
                 for item in self._branch_baskets(path, branch, fcompress, raw_fh, counts):
-                    if file_index is None:
-                        file_index = self.writer.add_file(path.name, fcompress, _sha256(path))
-                    record = self.writer.add_basket(
-                        file=file_index, tree=name, branch=branch_path, **item
-                    )
-                    summary.baskets += 1
-                    summary.raw_bytes += record.raw[1]
-                    summary.root_compressed_bytes += record.root_compressed_bytes
-                    summary.compressed_baskets += record.root_compressed is not None
-                    summary.embedded_baskets += record.embedded
+                    add(tree=name, branch=branch_path, **item)
+        for name, cycle in ntuples:
+            summary.ntuples.append(name)
+            for item in self._ntuple_pages(path, root_file, raw_fh, name, cycle, fcompress):
+                add(tree=name, **item)
         if file_index is None:
-            self.note(f"{path.name}: skipped, its trees hold no baskets")
+            self.note(f"{path.name}: skipped, its trees and RNTuples hold no baskets or pages")
             return None
         return summary
+
+    def _ntuple_pages(
+        self, path: Path, root_file: Any, raw_fh: IO[bytes], name: str, cycle: int,
+        file_fcompress: int,
+    ) -> Iterator[dict[str, Any]]:
+        key = root_file.key(f"{name};{cycle}")
+        keylen, objlen, nbytes = int(key.fKeylen), int(key.fObjlen), int(key.fNbytes)
+        size = path.stat().st_size
+        where = f"{path.name}: RNTuple anchor {name!r} at file offset {key.fSeekKey}"
+        raw_fh.seek(int(key.fSeekKey) + keylen)
+        stored = raw_fh.read(nbytes - keylen)
+        try:
+            if len(stored) != nbytes - keylen:
+                raise RNTupleError(f"{where}: runs past the end of the file")
+            anchor = decompress_blocks(stored, objlen, where)
+            ntuple = read_ntuple(raw_fh, size, anchor, name, path.name)
+            for page, raw, compressed in iter_pages(raw_fh, size, ntuple, path.name):
+                column = ntuple.columns[page.column]
+                yield {
+                    "branch": ntuple.fields[column.field].path,
+                    "basket": page.number,
+                    "element_size": column.element_size,
+                    "entries": page.elements,
+                    "data_bytes": len(raw),
+                    "entry_offsets": None,
+                    "raw": raw,
+                    "root_compressed": compressed,
+                    "fcompress": page.compression if page.compression != file_fcompress else None,
+                    "kind": "page",
+                    "type_class": page_type_class(column.type.name),
+                    "column": page.column,
+                    "column_type": column.type.name,
+                    "encoding": column.type.encoding,
+                    "bits": column.bits,
+                    "cluster": page.cluster,
+                }
+        except RNTupleError as exc:
+            raise ExtractionError(str(exc)) from exc
 
     def _branch_baskets(
         self,
@@ -355,8 +435,9 @@ def extract_corpus(
     *,
     tree: str | None = None,
     log: Log | None = None,
+    kinds: Iterable[str] = ("basket", "page"),
 ) -> CorpusSummary:
-    """Extract all baskets of `paths` into the corpus file `out` (written atomically)."""
+    """Extract all baskets and pages of `paths` into the corpus file `out` (written atomically)."""
     out = Path(out)
     inputs = [Path(p) for p in paths]
     if not inputs:
@@ -365,11 +446,14 @@ def extract_corpus(
         raise ExtractionError(f"{out}: output directory {out.parent} does not exist")
     corpus_name = name or out.stem
     with CorpusWriter(out, corpus_name, created_by=f"basketbench {package_version()}") as writer:
-        extractor = _Extractor(writer, log or (lambda _msg: None))
+        wanted = frozenset(kinds)
+        if not wanted or not wanted <= {"basket", "page"}:
+            raise ExtractionError(f"kinds must name 'basket' and/or 'page', got {sorted(wanted)}")
+        extractor = _Extractor(writer, log or (lambda _msg: None), wanted)
         files = [s for p in inputs if (s := extractor.extract_file(p, tree)) is not None]
         if not files:
             raise ExtractionError(
-                "nothing to extract: no TTree baskets in "
+                "nothing to extract: no TTree baskets or RNTuple pages in "
                 + ", ".join(str(p) for p in inputs)
                 + "".join(f"\n  {m}" for m in extractor.messages)
             )

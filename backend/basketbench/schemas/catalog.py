@@ -76,6 +76,10 @@ class DatasetOut(OrmModel):
     bytes: int | None
     baskets: int | None = None
     checksum: str | None
+    kind: str | None = Field(
+        default=None, description="ttree | rntuple | mixed (TTree baskets, RNTuple pages, both)")
+    page_size: int | None = Field(
+        default=None, description="maximum uncompressed page size of a re-paged RNTuple dataset")
 
 
 class DatasetPage(Page[DatasetOut]):
@@ -107,6 +111,11 @@ class MachineRef(BaseModel):
     version: int
 
 
+class DatasetKind(BaseModel):
+    kind: str
+    page_size: int | None = None
+
+
 class Dimensions(BaseModel):
     settings: list[int]
     algorithms: list[int]
@@ -122,6 +131,10 @@ class Dimensions(BaseModel):
     synthetic_datasets: list[str] = Field(
         default_factory=list,
         description="the datasets made by a generator (source synthetic:...), not real files")
+    dataset_kinds: dict[str, DatasetKind] = Field(
+        default_factory=dict,
+        description="the datasets whose harness reported a kind: ttree | rntuple | mixed, "
+                    "and an RNTuple dataset's page size (null as ROOT wrote it)")
 
 
 class LatestOut(BaseModel):

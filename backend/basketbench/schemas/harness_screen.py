@@ -84,6 +84,9 @@ class Dataset(TypedDict):
     bytes: NonNegInt
     baskets: NonNegInt
     checksum: StrictStr
+    kind: NotRequired[Literal["ttree", "rntuple", "mixed"]]
+    pages: NotRequired[NonNegInt]
+    page_size: NotRequired[Annotated[StrictInt, Field(ge=1)] | None]
 
 
 class Stats(TypedDict):

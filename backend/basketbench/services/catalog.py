@@ -23,6 +23,7 @@ from basketbench.models import (
 from basketbench.schemas.catalog import (
     CommitOut,
     ConfigurationOut,
+    DatasetKind,
     Dimensions,
     LatestOut,
     MachineOut,
@@ -161,7 +162,11 @@ def dimensions(session: Session) -> Dimensions:
         machines=[machine_ref(m) for m in machines], tags=distinct(Machine.tag),
         synthetic_datasets=list(session.scalars(
             select(Dataset.name).where(Dataset.source.startswith("synthetic:"))
-            .distinct().order_by(Dataset.name))))
+            .distinct().order_by(Dataset.name))),
+        dataset_kinds={name: DatasetKind(kind=kind, page_size=page_size)
+                       for name, kind, page_size in session.execute(
+                           select(Dataset.name, Dataset.kind, Dataset.page_size)
+                           .where(Dataset.kind.is_not(None)).order_by(Dataset.name))})
 
 
 def _speed(prefix: str, r: Result) -> SpeedStats | None:

@@ -201,11 +201,12 @@ def _dataset_ids(session: Session, datasets: list[dict[str, Any]],
     if all(n in known for n in names) and all(d["name"] in known for d in datasets):
         return known
     rows = {d["name"]: {"name": d["name"], "source": d.get("source"), "bytes": d.get("bytes"),
-                        "baskets": d.get("baskets"), "checksum": d.get("checksum")}
+                        "baskets": d.get("baskets"), "checksum": d.get("checksum"),
+                        "kind": d.get("kind"), "page_size": d.get("page_size")}
             for d in datasets}
     for name in names - rows.keys():
         rows[name] = {"name": name, "source": None, "bytes": None, "baskets": None,
-                      "checksum": None}
+                      "checksum": None, "kind": None, "page_size": None}
     insert_ignore(session, Dataset.__table__, list(rows.values()), ["name"])  # type: ignore[arg-type]
     found = session.execute(select(Dataset.name, Dataset.id).where(Dataset.name.in_(rows)))
     known.update({name: id_ for name, id_ in found})
@@ -258,6 +259,9 @@ def _too_long(batch: Batch) -> list[str]:
             continue  # the common case: one pass per key, no per-row branching
         reasons.update(f"results/{i}/{key}: {v} is larger than {top}"
                        for i, v in enumerate(values) if isinstance(v, int) and v > top)
+    reasons.update(f"datasets/{i}/page_size: {d['page_size']} is larger than {2**31 - 1}"
+                   for i, d in enumerate(batch.datasets)
+                   if isinstance(d.get("page_size"), int) and d["page_size"] > 2**31 - 1)
     return sorted(reasons)
 
 

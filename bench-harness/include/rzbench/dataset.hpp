@@ -30,6 +30,7 @@ struct Basket {
    std::optional<Bytes> root_compressed;                // ROOT's framed blocks, if any
    std::optional<int> fcompress;                        // the branch's own setting, when not the file's
    std::string type_class;                              // float, integer, boolean, counts, string, object; "" = unknown
+   bool page = false;                                   // an RNTuple page ("kind": "page"), measured like a basket
 };
 
 struct Dataset {
@@ -37,6 +38,7 @@ struct Dataset {
    std::string source; // corpus path or synthetic:<generator>
    std::vector<SourceFile> files;
    std::vector<Basket> baskets;
+   std::optional<uint64_t> page_size; // a re-paged RNTuple corpus's maximum page size (header "page_size")
 };
 
 // An entry's position inside its basket's data.

@@ -14,6 +14,10 @@ namespace rzbench {
 struct DatasetInfo {
    std::string name, source, checksum;
    uint64_t bytes = 0, baskets = 0;
+   uint64_t pages = 0;                 // RNTuple pages among the baskets
+   std::optional<uint64_t> page_size; // of a re-paged RNTuple corpus
+   // "ttree" (baskets only, synthetic data too), "rntuple" (pages only) or "mixed"
+   std::string kind() const { return pages == 0 ? "ttree" : pages == baskets ? "rntuple" : "mixed"; }
 };
 DatasetInfo describe(const Dataset &d);
 

@@ -4,11 +4,13 @@ import { apiRequest } from '@/lib/api-client';
 import type { Dimensions, MachineRef } from '@/types/api';
 
 /** Dimensions with machines as the strings the API accepts as `machine=`. */
-export type DimensionsView = Omit<Dimensions, 'machines' | 'synthetic_datasets'> & {
+export type DimensionsView = Omit<Dimensions, 'machines' | 'synthetic_datasets' | 'dataset_kinds'> & {
   machines: string[];
   machineRefs: MachineRef[];
   /** generated data sets (the rest are baskets of real ROOT files) */
   synthetic_datasets: string[];
+  /** the datasets whose harness reported a kind (TTree / RNTuple, page size) */
+  dataset_kinds: NonNullable<Dimensions['dataset_kinds']>;
 };
 
 /**
@@ -32,6 +34,7 @@ export function toView(d: Dimensions): DimensionsView {
     machines: refs.map((m) => machineRefString(m, refs)),
     machineRefs: refs,
     synthetic_datasets: d.synthetic_datasets ?? [],
+    dataset_kinds: d.dataset_kinds ?? {},
   };
 }
 

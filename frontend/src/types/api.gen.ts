@@ -1212,6 +1212,13 @@ export interface components {
             /** Winner */
             winner: string;
         };
+        /** DatasetKind */
+        DatasetKind: {
+            /** Kind */
+            kind: string;
+            /** Page Size */
+            page_size?: number | null;
+        };
         /** DatasetOut */
         DatasetOut: {
             /** Id */
@@ -1226,6 +1233,16 @@ export interface components {
             baskets?: number | null;
             /** Checksum */
             checksum: string | null;
+            /**
+             * Kind
+             * @description ttree | rntuple | mixed (TTree baskets, RNTuple pages, both)
+             */
+            kind?: string | null;
+            /**
+             * Page Size
+             * @description maximum uncompressed page size of a re-paged RNTuple dataset
+             */
+            page_size?: number | null;
         };
         /** DatasetPage */
         DatasetPage: {
@@ -1300,6 +1317,13 @@ export interface components {
              * @description the datasets made by a generator (source synthetic:...), not real files
              */
             synthetic_datasets?: string[];
+            /**
+             * Dataset Kinds
+             * @description the datasets whose harness reported a kind: ttree | rntuple | mixed, and an RNTuple dataset's page size (null as ROOT wrote it)
+             */
+            dataset_kinds?: {
+                [key: string]: components["schemas"]["DatasetKind"];
+            };
         };
         /** ErrorBody */
         ErrorBody: {

@@ -5,6 +5,7 @@ import { CheckField, MultiSelectField, SelectField } from '@/components/ui/field
 import { settingLabel } from '@/lib/format';
 import type { StateOf } from '@/lib/url-state';
 import type { DimensionsView } from '@/api/get-dimensions';
+import { datasetKindLabel } from '@/lib/dataset-kind';
 import type { tradeoffSchema } from './tradeoff-state';
 
 type State = StateOf<typeof tradeoffSchema>;
@@ -25,13 +26,14 @@ export function TradeoffControls({
   codecSeries: readonly CodecSeries[];
 }) {
   const kb = (v: string) => (v === '0' ? 'as in file' : `${Number(v) / 1000} kB`);
+  const kindOf = (v: string) => `${v} (${datasetKindLabel(v, dims.synthetic_datasets, dims.dataset_kinds)})`;
   return (
     <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="trade-off selection">
       <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v, codecs: '' })} />
       <SelectField name="dataset" label="Dataset" value={state.dataset}
         options={[...dims.datasets]
           .sort((a, b) => Number(dims.synthetic_datasets.includes(a)) - Number(dims.synthetic_datasets.includes(b)) || a.localeCompare(b))
-          .map((v) => ({ value: v, label: dims.synthetic_datasets.includes(v) ? `${v} (synthetic)` : `${v} (real)` }))}
+          .map((v) => ({ value: v, label: kindOf(v) }))}
         onChange={(v) => set({ dataset: v })} />
       <MultiSelectField name="machine" label="Machines" values={state.machine} options={opts(dims.machines)} onChange={(v) => set({ machine: v })} />
       <CodecSeriesSelect value={state.codecs} series={codecSeries} emptyLabel="the commit's newest series" onChange={(v) => set({ codecs: v })} />
@@ -56,7 +58,7 @@ export function TradeoffControls({
           onChange={(v) => set({ ref: Number(v) })}
         />
       </div>
-      <CommitSelect name="base_commit" label="Baseline commit" value={state.base_commit} onChange={(v) => set({ base_commit: v, base_machine: '' })} />
+      <CommitSelect name="base_commit" label="Baseline commit" value={state.base_commit} onChange={(v) => set({ base_commit: v, base_machine: '', base_dataset: '' })} />
       {state.base_commit && (
         <button type="button" className="btn btn-small" onClick={() => set({ base_commit: '' })}>
           no baseline commit
@@ -68,7 +70,15 @@ export function TradeoffControls({
         value={state.base_machine}
         allowEmpty="none"
         options={opts(dims.machines)}
-        onChange={(v) => set({ base_machine: v, base_commit: '' })}
+        onChange={(v) => set({ base_machine: v, base_commit: '', base_dataset: '' })}
+      />
+      <SelectField
+        name="base_dataset"
+        label="Beside dataset"
+        value={state.base_dataset}
+        allowEmpty="none"
+        options={dims.datasets.filter((v) => v !== state.dataset && !dims.synthetic_datasets.includes(v)).map((v) => ({ value: v, label: kindOf(v) }))}
+        onChange={(v) => set({ base_dataset: v, base_commit: '', base_machine: '' })}
       />
     </form>
   );

@@ -9,6 +9,7 @@ import { shortSha, settingLabel } from '@/lib/format';
 import { Plot } from '@/lib/plot';
 import { toQuery } from '@/lib/api-client';
 import { cleanList, useUrlState, type StateOf } from '@/lib/url-state';
+import { datasetKindLabel } from '@/lib/dataset-kind';
 import type { Tradeoff } from '@/types/api';
 import { useTradeoffs, type TradeoffParams } from '../api/get-tradeoff';
 import { CommitLink } from '@/components/commit-link';
@@ -22,11 +23,11 @@ import { tradeoffSchema } from './tradeoff-state';
 
 type State = StateOf<typeof tradeoffSchema>;
 
-function paramsFor(state: State, commit: string, machine: string): TradeoffParams {
+function paramsFor(state: State, commit: string, machine: string, dataset = state.dataset): TradeoffParams {
   return {
     commit,
     machine,
-    dataset: state.dataset,
+    dataset,
     preconditioner: state.pre,
     dictionary_size: state.dict,
     basket_size: state.basket,
@@ -85,11 +86,15 @@ export function TradeoffPage() {
   }, [dims.data, commits.data, state.commit, state.machine.length, state.dataset, set]);
 
   const currentParams = machines.map((m) => paramsFor(state, state.commit, m));
-  const baselineParams = state.base_commit
-    ? machines.map((m) => paramsFor(state, state.base_commit, m))
-    : state.base_machine
-      ? [paramsFor(state, state.commit, state.base_machine)]
-      : [];
+  // One baseline at a time: another commit, another machine, or another dataset (e.g. the
+  // RNTuple form of a TTree dataset, same commit and machines).
+  const baselineParams = state.base_dataset
+    ? machines.map((m) => paramsFor(state, state.commit, m, state.base_dataset))
+    : state.base_commit
+      ? machines.map((m) => paramsFor(state, state.base_commit, m))
+      : state.base_machine
+        ? [paramsFor(state, state.commit, state.base_machine)]
+        : [];
   const currentQ = useTradeoffs(currentParams);
   const baselineQ = useTradeoffs(baselineParams);
 
@@ -98,10 +103,12 @@ export function TradeoffPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- data identity is stable per query
     [currentQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref],
   );
+  const baselineLabel = (i: number) =>
+    state.base_dataset ? `${baselineParams[i]?.machine ?? ''} · ${state.base_dataset}` : (baselineParams[i]?.machine ?? '');
   const baseline = useMemo(
-    () => baselineQ.flatMap((q, i) => (q.data ? [seriesOf(q.data, baselineParams[i]?.machine ?? '', state)] : [])),
+    () => baselineQ.flatMap((q, i) => (q.data ? [seriesOf(q.data, baselineLabel(i), state)] : [])),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- data identity is stable per query
-    [baselineQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref],
+    [baselineQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref, state.base_dataset],
   );
 
   const [clicked, setClicked] = useState<ClickedPoint | null>(null);
@@ -128,6 +135,7 @@ export function TradeoffPage() {
     state.memcpy ? series : series.map((s) => ({ ...s, points: s.points.filter((p) => p.algorithm !== 0) }));
   const memcpy = current.flatMap((s) => s.points.filter((p) => p.algorithm === 0).map((p) => ({ machine: s.machine, p })));
   const synthetic = dims.data.synthetic_datasets.includes(state.dataset);
+  const kindLabel = (name: string) => datasetKindLabel(name, dims.data.synthetic_datasets, dims.data.dataset_kinds);
   const codecSeries = unionSeries(currentQ.map((q) => q.data?.codec_series ?? []));
   const clickedSeries = clicked ? (clicked.baseline ? baseline : current)[clicked.series] : undefined;
   const clickedPlotPoint = clickedSeries?.points.find((p) => p.setting === clicked?.setting);
@@ -145,7 +153,7 @@ export function TradeoffPage() {
         filename={`${stem}-${key}`}
         csv={() => ({
           header: CSV_HEADER,
-          rows: [...csvRows(current, false, state.commit, state.dataset), ...csvRows(baseline, true, state.base_commit || state.commit, state.dataset)],
+          rows: [...csvRows(current, false, state.commit, state.dataset), ...csvRows(baseline, true, state.base_commit || state.commit, state.base_dataset || state.dataset)],
         })}
         onClick={(event) => {
           const hit = clickedPoint(event.points[0]?.customdata);
@@ -181,7 +189,13 @@ export function TradeoffPage() {
     <>
       <PageHeader title="Trade-offs">
         Compression ratio against speed for commit <CommitLink sha={state.commit} /> on {state.dataset}{' '}
-        <span className={`badge ${synthetic ? '' : 'badge-info'}`} data-testid="dataset-kind">{synthetic ? 'synthetic data' : 'real ROOT baskets'}</span>.
+        <span className={`badge ${synthetic ? '' : 'badge-info'}`} data-testid="dataset-kind">{kindLabel(state.dataset)}</span>
+        {state.base_dataset && (
+          <>
+            {' '}beside {state.base_dataset}{' '}
+            <span className="badge badge-info" data-testid="base-dataset-kind">{kindLabel(state.base_dataset)}</span> (faded, arrows to {state.dataset})
+          </>
+        )}.
         Markers: median of the samples; error bars: sample min..max; dotted line: Pareto frontier; click a point for its commit,
         linked. Codecs: {current[0] ? fmtCodecs(current[0].codecs) : '…'}. <Link to={`/configurations${toQuery({ dataset: state.dataset, machine: machines.length === 1 ? machines[0] : undefined, commit: state.commit })}`}>Table view</Link>
       </PageHeader>

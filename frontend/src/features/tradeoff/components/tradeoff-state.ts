@@ -14,6 +14,8 @@ export const tradeoffSchema = {
   ref: num(505),
   base_commit: str(),
   base_machine: str(),
+  /** another dataset as the baseline, e.g. the RNTuple form of a TTree dataset */
+  base_dataset: str(),
   /** show memcpy (ratio 1, very fast): off by default, it squeezes the codecs' range */
   memcpy: bool(false),
   /** codec series: a set name or series key; '' = the newest series of the commit */

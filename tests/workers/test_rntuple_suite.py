@@ -1,0 +1,74 @@
+"""The RNTuple suite's page-size x encoding dimensions: one dataset per combination, each a
+cached corpus of the file's RNTuple pages re-paged with the real (or no split) encoding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from basketbench.harness.corpus_format import read_corpus
+from basketbench_workers.corpora import corpus_file
+from basketbench_workers.suites import SuiteError, load_suites, parse_suite
+
+from tests.harness.conftest import RNTUPLE_FILE, real_file
+
+
+def test_page_sweep_expands_into_named_datasets() -> None:
+    suite = load_suites()["rntuple"]
+    names = [c.name for c in suite.corpora]
+    assert names[0] == "physlite-rntuple" and names[-1] == "physlite"
+    assert "physlite-rntuple-p16384" in names and "physlite-rntuple-p1048576-unsplit" in names
+    sweep = [c for c in suite.corpora if c.page_size]
+    assert len(sweep) == 10 and {c.encoding for c in sweep} == {"as-written", "unsplit"}
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"page_sizes": [8]}, "at least 64 bytes"),
+    ({"page_sizes": [4096], "encodings": ["zigzag"]}, "'encodings' must be"),
+    ({"encodings": ["unsplit"]}, "'encodings' needs 'page_sizes'"),
+    ({"page_sizes": "65536"}, "'page_sizes' must be a non-empty list"),
+])
+def test_bad_page_dimensions_are_clear_errors(extra: dict[str, object], message: str) -> None:
+    raw = {"name": "s", "corpora": [{"name": "r", "files": ["f.root"], **extra}]}
+    with pytest.raises(SuiteError, match=message):
+        parse_suite(raw, "s.toml")
+
+
+def test_a_page_sweep_corpus_is_cached_repaged(tmp_path: Path) -> None:
+    real_file(RNTUPLE_FILE)
+    spec = next(c for c in load_suites()["rntuple"].corpora
+                if c.name == "physlite-rntuple-p16384-unsplit")
+    path = corpus_file(spec, tmp_path)
+    corpus = read_corpus(path, verify_checksums=True)
+    assert corpus.name == "physlite-rntuple-p16384-unsplit"
+    assert {b.kind for b in corpus.baskets} == {"page"}
+    assert all(b.raw[1] <= 16384 for b in corpus.baskets)
+    assert not any((b.column_type or "").startswith("Split") for b in corpus.baskets)
+    assert corpus_file(spec, tmp_path) == path  # reused
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name, path.name + ".sha256"]
+
+
+def test_kind_keeps_only_the_rntuple_pages_or_only_the_ttree_baskets(tmp_path: Path) -> None:
+    real_file(RNTUPLE_FILE)
+    pages = next(c for c in load_suites()["rntuple"].corpora if c.name == "physlite-rntuple")
+    assert pages.kind == "rntuple"
+    corpus = read_corpus(corpus_file(pages, tmp_path))
+    assert len(corpus.baskets) == 1807 and {b.kind for b in corpus.baskets} == {"page"}
+    raw = {"name": "s", "corpora": [{"name": "t", "files": ["uproot-HZZ.root"], "kind": "ttree"}]}
+    (baskets,) = parse_suite(raw, "s.toml").corpora
+    corpus = read_corpus(corpus_file(baskets, tmp_path))
+    assert {b.kind for b in corpus.baskets} == {"basket"} and len(corpus.baskets) == 57
+    with pytest.raises(SuiteError, match="'kind' must be"):
+        parse_suite({"name": "s", "corpora": [{"name": "t", "files": ["f"], "kind": "x"}]}, "s")
+
+
+def test_the_demo_suite_measures_the_rntuple_beside_the_ttree(tmp_path: Path) -> None:
+    import tomllib
+
+    from basketbench.commands.demo import DemoPaths, available_corpora, write_suite
+
+    real_file(RNTUPLE_FILE)
+    suite_file = write_suite(DemoPaths(tmp_path), available_corpora(), quick=False)
+    suite = parse_suite(tomllib.loads(suite_file.read_text()), str(suite_file))
+    kinds = {c.name: c.kind for c in suite.corpora}
+    assert kinds["physlite-rntuple"] == "rntuple" and kinds["physlite"] is None
