@@ -92,7 +92,8 @@ def store_commits(session: Session, repo: Repository,
             # Fill what an earlier, thinner source (e.g. ingest ?commit=) did not know.
             commit.author = commit.author or _cut(info.author)
             commit.date = commit.date or info.date
-            commit.message = commit.message or info.message
+            commit.message = info.message if release_for_sha(sha) else (
+                commit.message or info.message)
             commit.branch = commit.branch or _cut(info.branch)
             if not commit.parents and info.parents:
                 commit.parents = [normalise_sha(p) for p in info.parents]
@@ -149,8 +150,9 @@ def release_info(info: CommitInfo, sha: str) -> CommitInfo:
         return info
     year, month, *day = (int(x) for x in release.date.split("-"))
     kind = "development build" if release.development else "release"
+    # The id names the release whatever a push said about it: the message is its name.
     return replace(
-        info, message=info.message or f"ROOT {release.version} ({kind})",
+        info, message=f"ROOT {release.version} ({kind})",
         author=info.author or "ROOT team",
         date=info.date or datetime(year, month, day[0] if day else 1, tzinfo=UTC))
 
