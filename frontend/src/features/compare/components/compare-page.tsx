@@ -137,7 +137,7 @@ export function ComparePage() {
     { key: 'base', header: 'base', value: (r) => r.base, render: (r) => fmtValue(r.base, r.base_bytes), numeric: true },
     { key: 'head', header: 'head', value: (r) => r.head, render: (r) => fmtValue(r.head, r.head_bytes), numeric: true },
     { key: 'delta_pct', header: 'Δ', value: (r) => r.delta_pct, render: (r) => fmtPct(r.delta_pct), numeric: true },
-    { key: 'delta_bytes', header: 'Δ bytes', value: (r) => r.delta_bytes, render: (r) => fmtDeltaBytes(r.delta_bytes), numeric: true, optional: true },
+    { key: 'delta_bytes', header: 'byte change', value: (r) => r.delta_bytes, render: (r) => fmtDeltaBytes(r.delta_bytes), numeric: true, optional: true },
     { key: 'ratio', header: 'ratio', value: (r) => r.head_ratio, render: (r) => fmtRatios(r.base_ratio, r.head_ratio), numeric: true, optional: true },
     { key: 'p_value', header: 'p', value: (r) => r.p_value, render: (r) => (r.p_value === null ? '—' : r.p_value.toExponential(1)), numeric: true, optional: true },
     {

@@ -124,7 +124,10 @@ export function HistoryPlot({
   // line that has them (several lines would repeat the same names).
   const allPoints: AxisPoint[] = series.flatMap((s) => s.history.points);
   const ticks = axisTicks(allPoints, axisLabels);
-  const labels = series.length ? pointLabels(series[0]?.history.points ?? []) : [];
+  const firstPoints = series[0]?.history.points ?? [];
+  // a short line of releases already names them in its own text (below): label the newest only
+  const textNamed = firstPoints.length <= 50 && firstPoints.some((p) => p.codecs?.root_version);
+  const labels = pointLabels(firstPoints).filter((l) => !(textNamed && l.kind === 'release'));
   const annotations = labels.length <= 20 ? labels.map((l) => ({
     x: l.order, y: l.value, text: plotText(l.text), showarrow: true, arrowhead: 0, ax: 0, ay: l.kind === 'newest' ? 30 : -30,
     font: { size: 11 }, bgcolor: 'rgba(255,255,255,0.8)',
