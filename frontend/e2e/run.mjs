@@ -811,6 +811,21 @@ async function main() {
       await page.close();
     });
 
+    await test('runs: a confirmation rerun links the changes it confirms', async () => {
+      const page = await openPage(context);
+      const confirm = (await (await fetch(url('/api/v1/runs?limit=1000'))).json()).items.filter((r) => r.trigger === 'confirm' && r.change_ids.length);
+      await page.goto(url('/runs?sort=-id'));
+      await page.waitForSelector('[data-testid="runs-table"]', { timeout: 30_000 });
+      const link = page.locator('[data-testid="run-cause"]').first();
+      check(confirm.length > 0 && (await link.count()) === 1, `confirm runs name their changes (${confirm.length} in the API)`);
+      await link.click();
+      await page.waitForSelector('[data-testid="summary-line"]', { timeout: 30_000 });
+      const params = new URL(page.url()).searchParams;
+      check(confirm.some((r) => r.change_commit === params.get('commit')) && params.get('status') === 'any', `the link opens the changes of that commit (${params.get('commit')?.slice(0, 10)})`);
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('/docs works offline (Swagger UI served by the API)', async () => {
       const page = await openPage(context);
       const outside = [];

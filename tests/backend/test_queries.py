@@ -357,3 +357,17 @@ def test_compare_merged_decided_and_paged(client, history_db):
     assert rule["smallest_possible_p"] < 0.05 and rule["note"] is None
     assert client.get(base + "&limit=0").status_code == 422
     assert client.get(base + "&order=delta").status_code == 422
+
+
+def test_confirmation_runs_name_their_changes(client, history_db):
+    """The runs page links a "confirm" rerun to the changes it was queued for."""
+    runs = client.get("/api/v1/runs?limit=1000").json()["items"]
+    confirm = [r for r in runs if r["trigger"] == "confirm"]
+    assert len(confirm) == 4  # (parent, suspect) x 2 for the speed step
+    suspects = {c["id"] for c in client.get(
+        "/api/v1/changes", params={"include_unconfirmed": True, "limit": 1000}).json()["items"]
+        if c["kind"] == "speed"}
+    for run in confirm:
+        assert run["change_commit"] == history_db[SPEED_STEP]
+        assert run["change_ids"] and set(run["change_ids"]) <= suspects
+    assert all(r["change_ids"] == [] for r in runs if r["trigger"] != "confirm")

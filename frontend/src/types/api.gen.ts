@@ -1779,6 +1779,16 @@ export interface components {
             codecs?: string | null;
             /** @description codec set the results were measured with (set, root_version, libraries, series_key); single-run answers only */
             codec_set?: components["schemas"]["CodecSetOut"] | null;
+            /**
+             * Change Ids
+             * @description confirmation runs (trigger confirm): the changes they were queued to confirm; listings only
+             */
+            change_ids?: number[];
+            /**
+             * Change Commit
+             * @description confirmation runs: the commit of those changes
+             */
+            change_commit?: string | null;
         };
         /** RunPage */
         RunPage: {
