@@ -257,6 +257,8 @@ async function main() {
       await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === 'delta_pct');
       await page.locator('th button', { hasText: /^Δ/ }).click();
       await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === '-delta_pct');
+      await page.waitForSelector('[data-testid="compare-table"][data-sort="-delta_pct"]');
+      await until(page, () => !(document.querySelector('[data-testid="compare-table"] tbody tr td:nth-child(6)')?.textContent ?? '-').startsWith('-'), null, 10_000);
       const firstDelta = await page.locator('[data-testid="compare-table"] tbody tr').first().locator('td').nth(5).textContent();
       check(firstDelta?.startsWith('+') || firstDelta === '—' || !firstDelta?.startsWith('-'), `descending sort puts the largest delta first (${firstDelta})`);
       await page.locator('th button', { hasText: /^Δ/ }).click();
