@@ -80,5 +80,5 @@ $(DEMO_DASHBOARD): $(shell find $(ROOT_DIR)/frontend/src $(ROOT_DIR)/frontend/pu
 	@touch $@
 
 # DEMO_ARGS passes options through, e.g. make demo DEMO_ARGS="--port 8080 --rerun".
-demo: demo-deps venv harness-build $(DEMO_DASHBOARD)
+demo: demo-deps venv harness-rzbench $(DEMO_DASHBOARD)
 	$(VENV)/bin/basketbench demo $(DEMO_ARGS)

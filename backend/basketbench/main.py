@@ -13,7 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 
-from basketbench.api import errors, guards, security_headers, static_assets
+from basketbench.api import errors, guards, openapi_docs, security_headers, static_assets
 from basketbench.api.compression import GZipMiddleware
 from basketbench.api.routes import (
     analysis,
@@ -150,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(guards.GuardMiddleware,
                        limits=guards.Limits(settings.max_in_flight, settings.max_exports))
     app.include_router(api_router())
+    openapi_docs.document(app)
     docs_hashes = security_headers.mount_docs(app, f"{API_PREFIX}/openapi.json")
     page_hashes: list[str] = []
     dist = frontend_dist(settings)

@@ -252,12 +252,16 @@ async function main() {
       const page = await openPage(context);
       await page.goto(url(`/compare?base=${data.commits[4]}&head=${data.commits[5]}&machine=haswell-01&dataset=${nano}&metric=compress_mbps`));
       await page.waitForSelector('[data-testid="compare-table"]', { timeout: 30_000 });
-      await page.locator('th button', { hasText: 'Δ' }).click();
+      // the server's order is the default; a column sorts the page shown
+      await page.locator('th button', { hasText: /^Δ/ }).click();
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === 'delta_pct');
+      await page.locator('th button', { hasText: /^Δ/ }).click();
       await page.waitForFunction(() => new URL(location.href).searchParams.get('sort') === '-delta_pct');
+      await page.waitForSelector('[data-testid="compare-table"][data-sort="-delta_pct"]');
+      await until(page, () => !(document.querySelector('[data-testid="compare-table"] tbody tr td:nth-child(6)')?.textContent ?? '-').startsWith('-'), null, 10_000);
       const firstDelta = await page.locator('[data-testid="compare-table"] tbody tr').first().locator('td').nth(5).textContent();
       check(firstDelta?.startsWith('+') || firstDelta === '—' || !firstDelta?.startsWith('-'), `descending sort puts the largest delta first (${firstDelta})`);
-      await page.locator('th button', { hasText: 'Δ' }).click();
-      // delta_pct is the default sort: the URL drops it, the table says it
+      await page.locator('th button', { hasText: /^Δ/ }).click();
       await page.waitForSelector('[data-testid="compare-table"][data-sort="delta_pct"]');
       await until(page, () => (document.querySelector('[data-testid="compare-table"] tbody tr td:nth-child(6)')?.textContent ?? '').startsWith('-'), null, 10_000);
       const worst = await page.locator('[data-testid="compare-table"] tbody tr').first().locator('td').nth(5).textContent();
@@ -281,8 +285,10 @@ async function main() {
       check(links.some((h) => h.endsWith(`/commit/${data.commits[5]}`)), `vanilla-zlib commit in the inbox, linked to its commit page (${links.length} groups)`);
       const order = links.map((h) => data.commits.indexOf(h.slice(-40)));
       check(order.every((o, k) => k === 0 || o <= order[k - 1]), `newest commit first (${order.join(', ')})`);
+      await page.locator('[data-testid="change-group"]').first().locator('[data-testid="line-expand"]').first().click();
+      await page.waitForSelector('[data-testid="change-row"]', { timeout: 15_000 });
       const rows = await page.locator('[data-testid="change-row"]').count();
-      check(rows >= 1, `${rows} change rows`);
+      check(rows >= 1, `${rows} change rows behind the first line`);
       await page.locator('[data-testid="change-row"] button', { hasText: 'evidence' }).first().click();
       await page.waitForSelector('[data-testid="change-evidence"]', { timeout: 15_000 });
       const evidence = (await page.locator('[data-testid="change-evidence"]').textContent()) ?? '';
@@ -292,6 +298,8 @@ async function main() {
       await page.waitForFunction((n) => document.querySelectorAll('[data-testid="change-row"]').length === n - 1, rows, { timeout: 15_000 });
       check(true, 'an acknowledged change leaves the open inbox');
       await page.selectOption('select[name="status"]', 'acknowledged');
+      await until(page, () => document.querySelectorAll('[data-testid="summary-line"]').length === 1, undefined, 15_000);
+      await page.locator('[data-testid="line-expand"]').first().click();
       // The open list stays on screen until the filtered answer arrives: wait for its rows.
       const listed = await until(page, () => {
         const rows = [...document.querySelectorAll('[data-testid="change-row"]')];
@@ -541,6 +549,8 @@ async function main() {
       const codecs = await page.textContent('[data-testid="compare-codecs"]');
       check(codecs.includes('ROOT 6.38.00') && codecs.includes('ROOT 6.40.00') && codecs.includes('zstd 1.4.8') && codecs.includes('zstd 1.5.7'),
         `the codec versions of both sides are named (${codecs.slice(0, 80)}…)`);
+      await page.selectOption('select[name="dataset"]', nano);
+      await until(page, (n) => document.querySelector('[data-testid="compare-table"] tbody tr td')?.textContent === n, nano, 15_000);
       const zstd = await page.locator('[data-testid="compare-table"] tbody tr', { hasText: 'ZSTD-5' }).filter({ hasText: 'compressed size' }).first().locator('td').nth(5).textContent();
       check(/^\+4\.(39|40) %$/.test(zstd ?? ''), `the ZSTD-5 size change of the zstd update shows (${zstd})`);
       const zlib = await page.locator('[data-testid="compare-table"] tbody tr', { hasText: 'ZLIB-1' }).filter({ hasText: 'compressed size' }).first().locator('td').nth(5).textContent();
@@ -742,6 +752,42 @@ async function main() {
       await page.close();
     });
 
+    await test('compare triage: decided changes first, size and ratio in one row with exact bytes, paged with totals, the rule stated', async () => {
+      const page = await openPage(context);
+      const q = `base_commit=${rel.commits[0]}&head_commit=${rel.commits[1]}&machine=${rel.machine}`;
+      const api = await (await fetch(url(`/api/v1/compare?${q}&merged=true&order=decided&limit=100`))).json();
+      await page.goto(url(`/compare?base=${rel.commits[0]}&head=${rel.commits[1]}&machine=${rel.machine}`));
+      await page.waitForSelector('[data-testid="compare-table"] tbody tr', { timeout: 30_000 });
+      const rows = await page.locator('[data-testid="compare-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''),
+        decided: tr.classList.contains('row-regression') || tr.classList.contains('row-improvement'),
+      })));
+      check(rows.length === api.rows.length && rows.length <= 100, `one page of rows (${rows.length} of ${api.total})`);
+      check(!rows.some((r) => r.cells[2].startsWith('compression ratio')), 'no separate ratio rows: size and ratio are one row per series');
+      const firstRest = rows.findIndex((r) => !r.decided);
+      check(firstRest > 0 && rows.slice(firstRest).every((r) => !r.decided), `decided changes first (${firstRest} of them), then the rest`);
+      const lastSize = rows.findLastIndex((r) => r.decided && r.cells[2].startsWith('compressed size'));
+      const firstSpeed = rows.findIndex((r) => r.decided && !r.cells[2].startsWith('compressed size'));
+      check(firstSpeed === -1 || lastSize < firstSpeed, `exact size changes before speed changes (${lastSize} < ${firstSpeed})`);
+      const top = rows[0]?.cells ?? [];
+      check(top[2]?.startsWith('compressed size') && /^[\d,]+ B$/.test(top[3]) && /^[\d,]+ B$/.test(top[4]) && /^[+-][\d,]+ B$/.test(top[6]),
+        `the top row has exact bytes and the byte delta (${top.slice(1, 8).join(' | ')})`);
+      check(/^\d\.\d{4} → \d\.\d{4}$/.test(top[7] ?? ''), `and the ratios of both sides (${top[7]})`);
+      const pager = await page.textContent('[data-testid="compare-pager"]');
+      check(pager.startsWith(`1–${rows.length} of ${api.total}`), `the pager counts every row (${pager.slice(0, 30)})`);
+      const summary = await page.textContent('[data-testid="compare-summary"]');
+      check(summary.startsWith(`${api.counts.regressions} regressions`), `the summary counts every row, not the page (${summary.slice(0, 40)})`);
+      const rule = await page.textContent('[data-testid="compare-rule"]');
+      check(rule.includes('Mann-Whitney') && rule.includes('Benjamini-Hochberg') && rule.includes(`below ${api.rule.min_effect_pct} %`), `the header states the rule applied (${rule.slice(0, 90)}…)`);
+      if (api.total > 100) {
+        await page.locator('[data-testid="compare-pager"] button', { hasText: 'next' }).click();
+        check(await until(page, (t) => document.querySelector('[data-testid="compare-pager"]')?.textContent?.startsWith(`101–`) && document.querySelector('[data-testid="compare-pager"]')?.textContent?.includes(`of ${t}`), api.total, 15_000), 'the next page comes from the server');
+      }
+      await page.screenshot({ path: path.join(SHOTS, 'compare-triage.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('runs page: a tag without a live worker is named, with its queued runs', async () => {
       const auth = { Authorization: `Bearer ${backend.token}`, 'Content-Type': 'application/json' };
       const declared = await fetch(url('/api/v1/worker-tags/e2e-ghost'), { method: 'PUT', headers: auth });
@@ -756,6 +802,39 @@ async function main() {
       await note.waitFor({ timeout: 30_000 });
       const text = (await note.textContent()) ?? '';
       check(text.startsWith('tag e2e-ghost: no worker seen, 0 runs expired, 1 queued'), `the runs page names it (${text})`);
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    await test('changes triage: one line per commit and cause, rows behind it, a bulk action with one reason, filters', async () => {
+      const page = await openPage(context);
+      const api = await (await fetch(url('/api/v1/changes/summary?status=open'))).json();
+      await page.goto(url('/changes'));
+      await page.waitForSelector('[data-testid="summary-line"]', { timeout: 30_000 });
+      const lines = await page.locator('[data-testid="summary-line"] .line-text').allTextContents();
+      check(lines.length === api.items.length && lines[0] === api.items[0].line, `the server's lines are shown (${lines[0]})`);
+      check(lines.every((l) => /^[A-Z0-9]+ (compression speed|decompression speed|compressed size|compression ratio) [+-]\d.*, \d+ series on \d+ datasets?, \S+$/.test(l)), 'each line names codec, metric, effect range, series, datasets and machine');
+      check((await page.textContent('[data-testid="changes-total"]')).startsWith(`${api.changes} changes in ${api.total} lines`), 'the totals cover every line');
+      const disabled = page.locator('[data-testid="commit-actions"] button', { hasText: 'ignore' }).first();
+      check(await disabled.isDisabled() && (await disabled.getAttribute('title'))?.startsWith('needs a token'), 'without a token the actions are disabled and say why');
+      check(await page.locator('[data-testid="commit-actions"] [data-testid="needs-token"]').first().isVisible(), '"needs a token" is written next to them');
+      // the vanilla-zlib commit: its lines, the rows of one, then all of that line ignored at once
+      const group = page.locator('[data-testid="change-group"]', { has: page.locator(`a.commit-link[href$="${data.commits[5]}"]`) });
+      const line = group.locator('[data-testid="summary-line"]').first();
+      const text = await line.locator('.line-text').textContent();
+      const n = Number(/, (\d+) series on/.exec(text)?.[1]);
+      await line.locator('[data-testid="line-expand"]').click();
+      check(await until(page, (k) => document.querySelectorAll('[data-testid="line-rows"] [data-testid="change-row"]').length === k, n, 15_000), `the line expands to its ${n} rows`);
+      await page.fill('input[name="token"]', backend.token);
+      page.once('dialog', (d) => void d.accept('known: vanilla zlib build'));
+      await line.locator('[data-testid="line-actions"] button', { hasText: 'ignore' }).click();
+      check(await until(page, (t) => ![...document.querySelectorAll('[data-testid="summary-line"] .line-text')].some((e) => e.textContent === t), text, 15_000), 'the ignored line leaves the open inbox');
+      const ignored = (await (await fetch(url(`/api/v1/changes?status=ignored&commit=${data.commits[5]}&limit=1000`))).json()).items;
+      check(ignored.length === n && ignored.every((c) => c.status_reason === 'known: vanilla zlib build'), `all ${n} changes got the one reason (${ignored.length})`);
+      await page.selectOption('select[name="codec"]', 'zlib');
+      check(await until(page, () => new URL(location.href).searchParams.get('codec') === 'zlib'), 'the codec filter goes to the URL');
+      check(await until(page, () => [...document.querySelectorAll('[data-testid="summary-line"] .line-text')].every((e) => e.textContent?.startsWith('ZLIB')), undefined, 15_000), 'and only ZLIB lines are left');
+      await page.screenshot({ path: path.join(SHOTS, 'changes-triage.png'), fullPage: true });
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });
@@ -782,6 +861,22 @@ async function main() {
       await page.close();
     });
 
+    await test('release names: commits of ROOT releases named in the pickers and the inbox', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/compare?base=${rel.commits[0]}&head=${rel.commits[1]}&machine=${rel.machine}`));
+      await page.waitForSelector('[data-testid="compare-table"]', { timeout: 30_000 });
+      for (const [name, version] of [['base', rel.versions[0]], ['head', rel.versions[1]]]) {
+        const chosen = await page.locator(`select[name="${name}"] option:checked`).textContent();
+        check(chosen?.includes(`ROOT ${version} (release)`), `the ${name} picker names the release (${chosen})`);
+      }
+      await page.fill('input[name="base_search"]', `ROOT ${rel.versions[1]}`);
+      check(await until(page, (sha) => [...document.querySelectorAll('select[name="base"] option')].some((o) => o.value === sha), rel.commits[1], 15_000), 'a search by release name finds it');
+      const commit = await (await fetch(url(`/api/v1/commits/${rel.commits[1]}`))).json();
+      check(commit.message === `ROOT ${rel.versions[1]} (release)`, `the API names it too (${commit.message})`);
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('trade-off: a TTree dataset and its RNTuple form side by side, kinds named', async () => {
       const page = await openPage(context);
       await page.goto(url(`/tradeoffs?commit=${newest}&machine=haswell-01&dataset=uproot-HZZ-rntuple&base_dataset=uproot-HZZ`));
@@ -795,6 +890,50 @@ async function main() {
       await page.selectOption('select[name="base_dataset"]', '');
       check(await until(page, () => !new URL(location.href).searchParams.get('base_dataset')), 'clearing "Beside dataset" drops it from the URL');
       check(page.errors.length === 0, `no console errors (${page.errors.join('; ').slice(0, 200)})`);
+      await page.close();
+    });
+
+    await test('history axis: commit dates or short shas, releases and the newest commit labelled, From/To pickers', async () => {
+      const page = await openPage(context);
+      const plot = 'history-compress_mbps';
+      await page.goto(url(`/history?s=${encodeURIComponent(`505~${nano}~haswell-01~compress_mbps`)}`));
+      await page.waitForSelector(rendered(plot), { timeout: 30_000 });
+      const axis = () => page.evaluate((id) => {
+        const gd = document.querySelector(`[data-plot="${id}"] .js-plotly-plot`);
+        return { ticks: [...(gd?.layout?.xaxis?.ticktext ?? [])], title: gd?._fullLayout?.xaxis?.title?.text ?? '', notes: (gd?.layout?.annotations ?? []).map((a) => a.text) };
+      }, plot);
+      const byDate = await axis();
+      check(byDate.ticks.length > 0 && byDate.ticks.every((t) => /^\d{4}-\d\d-\d\d$/.test(t)), `the x axis reads commit dates (${byDate.ticks.join(', ')})`);
+      check(rel.versions.every((v) => byDate.notes.includes(`ROOT ${v}`)) && byDate.notes.some((t) => t.startsWith('newest ')), `releases and the newest commit are labelled (${byDate.notes.join(' | ')})`);
+      await page.selectOption('select[name="xlabels"]', 'sha');
+      check(await until(page, () => new URL(location.href).searchParams.get('xlabels') === 'sha'), 'the axis choice goes to the URL');
+      check(await until(page, (id) => {
+        const t = document.querySelector(`[data-plot="${id}"] .js-plotly-plot`)?.layout?.xaxis?.ticktext ?? [];
+        return t.length > 0 && t.every((x) => /^[0-9a-f]{7}$/.test(x));
+      }, plot, 15_000), 'and the ticks read short shas');
+      const fromOptions = await page.locator('select[name="from"] option').allTextContents();
+      check(fromOptions[0] === 'the oldest' && fromOptions.some((o) => o.includes(`ROOT ${rel.versions[0]} (release)`)), `From is a search picker listing named releases (${fromOptions.length} options)`);
+      await page.selectOption('select[name="from"]', rel.commits[1]);
+      check(await until(page, (sha) => new URL(location.href).searchParams.get('from') === sha, rel.commits[1]), 'a picked From commit narrows the range');
+      const fromRelease = data.commits.length - data.commits.indexOf(rel.commits[1]);
+      check(await until(page, ([id, n]) => Number(document.querySelector(`[data-plot="${id}"]`)?.getAttribute('data-points')) === n, [plot, fromRelease], 15_000), `to the ${fromRelease} commits from that release on`);
+      await page.screenshot({ path: path.join(SHOTS, 'history-axis.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    await test('runs: a confirmation rerun links the changes it confirms', async () => {
+      const page = await openPage(context);
+      const confirm = (await (await fetch(url('/api/v1/runs?limit=1000'))).json()).items.filter((r) => r.trigger === 'confirm' && r.change_ids.length);
+      await page.goto(url('/runs?sort=-id'));
+      await page.waitForSelector('[data-testid="runs-table"]', { timeout: 30_000 });
+      const link = page.locator('[data-testid="run-cause"]').first();
+      check(confirm.length > 0 && (await link.count()) === 1, `confirm runs name their changes (${confirm.length} in the API)`);
+      await link.click();
+      await page.waitForSelector('[data-testid="summary-line"]', { timeout: 30_000 });
+      const params = new URL(page.url()).searchParams;
+      check(confirm.some((r) => r.change_commit === params.get('commit')) && params.get('status') === 'any', `the link opens the changes of that commit (${params.get('commit')?.slice(0, 10)})`);
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });
 

@@ -90,3 +90,22 @@ def test_adjacent_commits_need_no_bisection(client: TestClient, auth: dict[str, 
     assert answer.status_code == 200
     assert answer.json()["bisection"]["status"] == "not_needed"
     assert answer.json()["run_ids"] == []
+
+
+def test_releases_are_named_and_not_bisected(client: TestClient,
+                                             auth: dict[str, str]) -> None:
+    """The demo measures ROOT releases under stable ids without ROOT's repository: they
+    carry their name and date, and a change between two of them says it cannot be
+    bisected instead of waiting for a commit list that never comes."""
+    from basketbench.harness.root_release import lookup, release_commit_sha
+
+    old, new = (release_commit_sha(lookup(v)) for v in ("6.38.00", "6.40.00"))
+    ingest(client, auth, make_doc(0, commit=old))
+    ingest(client, auth, make_doc(1, commit=new, size_scale=1.03))
+    named = client.get(f"/api/v1/commits/{new}").json()
+    assert named["message"] == "ROOT 6.40.00 (release)" and named["author"] == "ROOT team"
+    assert named["date"].startswith("2026-05-20")
+    found = changes(client)
+    assert found and {c["commit"]["sha"] for c in found} == {new}
+    bis = client.get(f"/api/v1/changes/{found[0]['id']}").json()["bisection"]
+    assert bis["status"] == "impossible" and "6.38.00 and 6.40.00" in bis["reason"]

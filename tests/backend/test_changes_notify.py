@@ -88,7 +88,8 @@ def test_webhook_and_github_with_retries_and_rate_limit(clean_db: str, fake: Fak
         hooks = fake.calls("POST", "/hooks/abc")
         assert len(hooks) == 2  # one 500, retried
         text = hooks[-1].body["text"]
-        assert "4 regression(s), 0 improvement(s)" in text
+        # 2 datasets: a size row and a ratio row each, one changed series each
+        assert "2 regression(s), 0 improvement(s)" in text
         assert f"https://github.com/{REPO}/commit/{commit}" in text
         assert "http://bench.example/history?" in text
 

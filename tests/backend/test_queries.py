@@ -315,3 +315,59 @@ def test_hot_answers_have_exactly_the_documented_shapes(client, history_db):
         body = client.get(url).json()
         _same_json(body, model.model_validate(body).model_dump(mode="json"))
     assert client.get(hist + "&metric=compressed_bytes").json()["changes"]
+
+
+def test_compare_merged_decided_and_paged(client, history_db):
+    """One size row per series (exact bytes, byte delta, ratio), decided changes first,
+    pages with totals over every row, and the rule actually applied."""
+    base = (f"/api/v1/compare?base_commit={history_db[0]}&head_commit={history_db[-1]}"
+            "&machine=bench-01&dataset=nanoaod")
+    plain = client.get(base).json()
+    merged = client.get(base + "&merged=true&order=decided").json()
+    assert merged["total"] == len(plain["rows"]) - 5 == 15  # 5 ratio rows folded in
+    assert all(r["metric"] != "ratio" for r in merged["rows"])
+    size = next(r for r in merged["rows"] if r["configuration"]["setting"] == 505
+                and r["metric"] == "compressed_bytes")
+    assert (size["base_bytes"], size["head_bytes"], size["delta_bytes"]) == (
+        350_000, 353_500, 3_500)
+    assert size["base_ratio"] == pytest.approx(1_000_000 / 350_000)
+    assert size["head_ratio"] == pytest.approx(1_000_000 / 353_500)
+    ranks = [0 if r["significant"] and r["metric"] == "compressed_bytes"
+             else 1 if r["significant"] else 2 for r in merged["rows"]]
+    assert ranks == [0] * 5 + [1] * 10  # sizes +1 %, every speed 10 % slower
+    speed = [abs(r["delta_pct"]) for r in merged["rows"][5:]]
+    assert speed == sorted(speed, reverse=True)
+    assert merged["counts"] == {"regressions": 15, "improvements": 0, "rows": 15}
+    # before the size step: the unchanged sizes come last, in series order
+    mid = client.get(base.replace(history_db[-1], history_db[6]) + "&merged=true&order=decided"
+                     ).json()["rows"]
+    assert [r["significant"] for r in mid] == [True] * 10 + [False] * 5
+    assert [r["configuration"]["id"] for r in mid[10:]] == sorted(
+        r["configuration"]["id"] for r in mid[10:])
+    assert {r["delta_bytes"] for r in mid[10:]} == {0}
+    page = client.get(base + "&merged=true&order=decided&limit=4&offset=4").json()
+    assert page["total"] == 15 and page["offset"] == 4
+    assert page["rows"] == merged["rows"][4:8] and page["counts"] == merged["counts"]
+    one = client.get(base + "&merged=true&setting=505").json()
+    assert one["total"] == 3 and {r["configuration"]["setting"] for r in one["rows"]} == {505}
+    rule = merged["rule"]
+    assert rule["fdr"] == 0.05 and rule["min_effect_pct"] == 2.0
+    assert rule["speed_rows_tested"] == 10 and "Benjamini-Hochberg over the 10" in (
+        rule["multiple_testing"])
+    assert rule["smallest_possible_p"] < 0.05 and rule["note"] is None
+    assert client.get(base + "&limit=0").status_code == 422
+    assert client.get(base + "&order=delta").status_code == 422
+
+
+def test_confirmation_runs_name_their_changes(client, history_db):
+    """The runs page links a "confirm" rerun to the changes it was queued for."""
+    runs = client.get("/api/v1/runs?limit=1000").json()["items"]
+    confirm = [r for r in runs if r["trigger"] == "confirm"]
+    assert len(confirm) == 4  # (parent, suspect) x 2 for the speed step
+    suspects = {c["id"] for c in client.get(
+        "/api/v1/changes", params={"include_unconfirmed": True, "limit": 1000}).json()["items"]
+        if c["kind"] == "speed"}
+    for run in confirm:
+        assert run["change_commit"] == history_db[SPEED_STEP]
+        assert run["change_ids"] and set(run["change_ids"]) <= suspects
+    assert all(r["change_ids"] == [] for r in runs if r["trigger"] != "confirm")

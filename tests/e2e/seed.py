@@ -32,6 +32,8 @@ import urllib.request
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from basketbench.harness.root_release import lookup, release_commit_sha
+
 REPOSITORY = "root-project/root"
 RETRIES = 10
 SETTINGS = [a * 100 + lvl for a in (1, 2, 4, 5) for lvl in range(1, 10)]
@@ -542,6 +544,11 @@ def main() -> None:
         )
 
     shas = [fake_sha(i) for i in range(args.commits)]
+    for i, version, _ in RELEASES:
+        if i < len(shas) - 1:
+            # the releases' commits carry their stable ids, so they are named
+            # "ROOT 6.40.00 (release)" wherever a commit is shown (services/commits)
+            shas[i] = release_commit_sha(lookup(version))
     run_ids = push(base, args.webhook_secret, shas, start, f"seed-{shas[-1][:12]}")
 
     # Results of finished runs belong to their run (as a worker posts them); the

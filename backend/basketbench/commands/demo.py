@@ -28,6 +28,7 @@ import httpx
 import typer
 
 from basketbench.harness.paths import repo_root
+from basketbench.harness.root_release import release_for_sha
 
 if TYPE_CHECKING:
     from basketbench.core.config import Settings
@@ -453,27 +454,38 @@ def abandon(client: httpx.Client, token: str, run_id: int) -> None:
     say(f"interrupted; run {run_id} marked failed (run the demo again to measure)")
 
 
-def print_summary(client: httpx.Client, run: dict[str, Any]) -> int:
+def print_summary(client: httpx.Client, run: dict[str, Any], title: str = "") -> int:
+    """A table of every setting the run measured (ratio and median speeds per dataset),
+    with its timings in words."""
     page = _check(
         client.get("/api/v1/results", params={"run": run["id"], "limit": 1000}), "GET /results"
     )
     items = page["items"]
-    say(f"run {run['id']} stored {page['total']} results "
-        f"(build cache hit: {run.get('build_cache_hit')}, timings: {run.get('timings') or {}})")
+    say(f"{title or 'run ' + str(run['id'])}: {page['total']} results "
+        f"(run {run['id']}; build cache {'hit' if run.get('build_cache_hit') else 'miss'}; "
+        f"{_timings(run.get('timings'))})")
     rows = sorted(
-        (r for r in items if r.get("setting") in (101, 404, 505) and r.get("ratio")),
+        (r for r in items if r.get("ratio")),
         key=lambda r: (str(r.get("dataset")), int(r["setting"])),
     )
     if rows:
-        header = ("dataset", "setting", "ratio", "comp MB/s", "dec MB/s")
-        typer.echo("  {:<22} {:>7} {:>7} {:>10} {:>10}".format(*header))
-        for r in rows[:24]:
+        header = ("dataset", "setting", "codec", "ratio", "comp MB/s", "dec MB/s")
+        typer.echo("  {:<22} {:>7} {:<8} {:>7} {:>10} {:>10}".format(*header))
+        for r in rows:
             typer.echo(
-                f"  {str(r.get('dataset')):<22} {r['setting']:>7} {r['ratio']:>7.3f} "
-                f"{_median(r.get('compress_mbps')):>10.1f} "
+                f"  {str(r.get('dataset')):<22} {r['setting']:>7} {str(r.get('codec')):<8} "
+                f"{r['ratio']:>7.3f} {_median(r.get('compress_mbps')):>10.1f} "
                 f"{_median(r.get('decompress_mbps')):>10.1f}"
             )
     return int(page["total"])
+
+
+def _timings(timings: Any) -> str:
+    """{"build": 12.3, "measure": 40.1} as "build 12.3 s, measure 40.1 s"."""
+    if not isinstance(timings, dict) or not timings:
+        return "no timings"
+    return ", ".join(f"{k} {v:.1f} s" if isinstance(v, int | float) else f"{k} {v}"
+                     for k, v in timings.items())
 
 
 def _median(stats: Any) -> float:
@@ -574,7 +586,7 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
             # ROOT releases first, so the history reads 6.38.00 -> 6.40.00 -> this checkout
             from basketbench.commands.demo_releases import measure_releases
 
-            measure_releases(
+            release_runs = measure_releases(
                 client, token, tag, suite, quick=quick, rerun=rerun,
                 find_finished=find_finished_run,
                 trigger=trigger, say=say,
@@ -596,7 +608,11 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
                 if run["status"] != "succeeded":
                     raise DemoError(f"run {run_id} {run['status']}:\n{run.get('log_tail') or ''}"
                                     f"\n--- server log ---\n{server.log_tail()}")
-            count = print_summary(client, run)
+            for release_run in release_runs:
+                release = release_for_sha(release_run["commit"])
+                print_summary(client, release_run,
+                              f"ROOT {release.version if release else release_run['commit'][:12]}")
+            count = print_summary(client, run, f"this checkout ({sha[:12]})")
             if count == 0:
                 raise DemoError(f"run {run['id']} finished but stored no results")
         page = "/" if serves_dashboard(url) else "/docs"

@@ -155,9 +155,44 @@ class CompareRow(BaseModel):
     q_value: float | None = None  # Benjamini-Hochberg over the compared speed rows
     significant: bool
     regression: bool
+    base_bytes: int | None = Field(None, description="merged size rows: exact compressed "
+                                   "bytes of the base (None when a mean of runs is not whole)")
+    head_bytes: int | None = Field(None, description="merged size rows: exact bytes of the head")
+    delta_bytes: int | None = Field(None, description="merged size rows: head - base bytes")
+    base_ratio: float | None = Field(None, description="merged size rows: the base's ratio")
+    head_ratio: float | None = Field(None, description="merged size rows: the head's ratio")
+
+
+class CompareCounts(BaseModel):
+    regressions: int = Field(description="rows that are a significant regression")
+    improvements: int = Field(description="rows that are a significant improvement")
+    rows: int = Field(description="every row of the selection, on any page")
+
+
+class CompareRule(BaseModel):
+    """The rule that decided which rows are changes, as applied to this comparison."""
+
+    speed_test: str
+    multiple_testing: str
+    fdr: float = Field(description="a speed row is significant when its q-value <= this")
+    min_effect_pct: float = Field(description="speed rows below this |delta| are not tested")
+    min_effect_patterns: dict[str, float] = Field(
+        default_factory=dict, description="per-series minimum effects (fnmatch patterns of "
+        "tag/dataset/setting/metric), first match wins")
+    sizes: str
+    speed_rows_tested: int = Field(description="size of the Benjamini-Hochberg family")
+    smallest_possible_p: float | None = Field(
+        None, description="the smallest p-value the test can give with the sample counts "
+        "compared")
+    note: str | None = Field(None, description="set when no speed row can be significant, "
+                             "with the reason (e.g. too few samples)")
 
 
 class CompareOut(BaseModel):
+    total: int = Field(0, description="rows of the selection before paging")
+    offset: int = 0
+    counts: CompareCounts | None = None
+    rule: CompareRule | None = None
     base: CompareSide
     head: CompareSide
     rows: list[CompareRow]

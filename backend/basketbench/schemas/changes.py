@@ -122,3 +122,48 @@ class BisectionOut(BaseModel):
     change_id: int
     bisection: dict[str, Any]
     run_ids: list[int]
+
+
+class ChangeSummaryLine(BaseModel):
+    """The changes of one commit, machine and cause (a codec's metric in one direction)."""
+
+    line: str = Field(description='e.g. "ZLIB compression speed -47.00 % ... -74.00 %, '
+                      '36 series on 4 datasets, haswell-01"')
+    commit: CommitRef
+    machine: MachineRef
+    codec: str
+    metric: str
+    direction: Direction
+    changes: int = Field(description="series (changes) in this line")
+    datasets: list[str]
+    min_delta_pct: float
+    max_delta_pct: float
+    statuses: dict[str, int] = Field(description="changes per status")
+    change_ids: list[int] = Field(description="the changes, for /changes?... rows or a bulk "
+                                  "status")
+    bisection: dict[str, Any] = Field(description="the bisection of the commit's group, if any")
+
+
+class ChangeSummaryPage(BaseModel):
+    items: list[ChangeSummaryLine]
+    total: int = Field(description="lines of the filter, on any page")
+    changes: int = Field(description="changes in those lines")
+    limit: int
+    offset: int
+
+
+class BulkStatusIn(BaseModel):
+    change_ids: list[int] = Field(min_length=1, max_length=100_000,
+                                  description="the changes to set (e.g. a line's or a "
+                                  "commit's change_ids); all or none are set")
+    status: ChangeStatus
+    reason: str | None = Field(default=None, max_length=2000,
+                               description="required for fixed and ignored")
+    by: str | None = Field(default=None, max_length=200,
+                           description="who decided (default: the token's name)")
+
+
+class BulkStatusOut(BaseModel):
+    status: ChangeStatus
+    updated: int
+    change_ids: list[int]

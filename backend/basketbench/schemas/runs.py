@@ -38,6 +38,11 @@ class RunOut(BaseModel):
     codec_set: CodecSetOut | None = Field(
         default=None, description="codec set the results were measured with (set, "
         "root_version, libraries, series_key); single-run answers only")
+    change_ids: list[int] = Field(
+        default_factory=list, description="confirmation runs (trigger confirm): the changes "
+        "they were queued to confirm; listings only")
+    change_commit: str | None = Field(
+        default=None, description="confirmation runs: the commit of those changes")
 
 
 class RunPage(Page[RunOut]):

@@ -27,7 +27,7 @@ from basketbench.schemas.analysis import (
 )
 from basketbench.schemas.catalog import ConfigurationOut
 from basketbench.services import codecs as codec_service
-from basketbench.services import commitheads, dimcache, provenance
+from basketbench.services import commitheads, compare_view, dimcache, provenance
 from basketbench.services.catalog import machine_ref, order_bounds
 from basketbench.services.changes import series_markers
 from basketbench.services.detection.fdr import bh_adjust_partial
@@ -545,6 +545,15 @@ def _has_samples(raw: str | list[float] | None) -> bool:
     return bool(raw)
 
 
+def _sample_count(raw: str | list[float] | None) -> int:
+    """How many samples, without parsing the JSON text: its commas plus one."""
+    if raw is None:
+        return 0
+    if isinstance(raw, str):
+        return raw.count(",") + 1 if _has_samples(raw) else 0
+    return len(raw)
+
+
 def _samples(raw: str | list[float] | None) -> list[float] | None:
     return orjson.loads(raw) if isinstance(raw, str) else raw
 
@@ -590,8 +599,13 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
             machine: str | None, base_machine: str | None, head_machine: str | None,
             commit: str | None, dataset: str | None, metric: str | None,
             only_significant: bool, codecs: str | None = None,
-            settings: Settings | None = None) -> dict[str, Any]:
+            settings: Settings | None = None, *, merged: bool = False,
+            order: compare_view.Order | None = None, setting: int | None = None,
+            limit: int | None = None, offset: int = 0) -> dict[str, Any]:
     """JSON-ready dict shaped like schemas.analysis.CompareOut.
+
+    ``merged``, ``order``, ``setting``, ``limit`` and ``offset`` shape what is shown
+    (services.compare_view); ``total`` and ``counts`` are over every row, not the page.
 
     Speed rows follow detection's rule: a change is significant when its effect passes
     the minimum (per series pattern) and its Mann-Whitney p-value survives
@@ -633,6 +647,7 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
     # speed row with samples on both sides counts in the BH family.
     tests: list[tuple[tuple[int, int], str]] = []
     family = 0
+    shapes: set[tuple[int, int]] = set()
     tag = mb.tag
     speed_metrics = [met for met in metrics if met in SPEED_METRICS]
     for key in keys:
@@ -642,6 +657,8 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
             if (_has_samples(b.c_samples if c else b.d_samples)
                     and _has_samples(h.c_samples if c else h.d_samples)):
                 family += 1
+                shapes.add((_sample_count(b.c_samples if c else b.d_samples),
+                            _sample_count(h.c_samples if c else h.d_samples)))
             effect = _min_effect(settings, tag, names[key[0]], conf_outs[key[1]].label, met)
             if speed_delta((b.c_median if c else b.d_median),
                            (h.c_median if c else h.d_median), effect) is not None:
@@ -667,6 +684,8 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
     for key in keys:
         b, h = base[key], head[key]
         dataset, configuration = names[key[0]], conf_dicts[key[1]]
+        if setting is not None and configuration["setting"] != setting:
+            continue
         tests_of_key = tested.get(key, no_test)
         for met in metrics:
             p_value: float | None = None
@@ -700,8 +719,22 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
             append({
                 "dataset": dataset, "configuration": configuration, "metric": met,
                 "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
-                "q_value": q_value, "significant": significant, "regression": regression})
-    return {"base": CompareSide(
+                "q_value": q_value, "significant": significant, "regression": regression,
+                "base_bytes": None, "head_bytes": None, "delta_bytes": None,
+                "base_ratio": None, "head_ratio": None})
+    if merged:
+        rows = compare_view.merge_sizes(rows)
+    if order is not None:
+        rows = compare_view.arrange(rows, order)
+    total = len(rows)
+    counted = compare_view.counts(rows)
+    if limit is not None or offset:
+        rows = rows[offset:offset + limit if limit is not None else None]
+    applied = compare_view.rule(
+        fdr, settings.detection_default_min_effect if settings else MIN_EFFECT_PCT,
+        settings.detection_min_effect if settings else {}, family, shapes)
+    return {"total": total, "offset": offset, "counts": counted, "rule": applied,
+            "base": CompareSide(
                 commit=cb.sha, machine=machine_ref(mb), codecs=base_choice.shown,
                 builds=provenance.builds_of_side(session, mb.id, cb.id, base_choice.ids),
             ).model_dump(),

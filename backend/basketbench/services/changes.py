@@ -57,6 +57,7 @@ class ChangeFilter:
     commit: str | None = None
     commit_from: str | None = None
     commit_to: str | None = None
+    codec: str | None = None
 
 
 def _query() -> Any:
@@ -80,7 +81,8 @@ def list_query(session: Session, f: ChangeFilter) -> Select[Any]:
                           (f.metric, Change.metric), (f.direction, Change.direction),
                           (f.tag, Machine.tag), (f.dataset, Dataset.name),
                           (f.setting, Configuration.setting),
-                          (f.configuration_id, Configuration.id)):
+                          (f.configuration_id, Configuration.id),
+                          (f.codec, Configuration.codec)):
         if value is not None and value != "all":
             stmt = stmt.where(column == value)
     if f.machine:

@@ -13,12 +13,13 @@ the same "newest" order nor insert the same commit twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from sqlalchemy import Engine, bindparam, select, text
 from sqlalchemy.orm import Session
 
+from basketbench.harness.root_release import release_for_sha
 from basketbench.models import Commit, Repository
 from basketbench.services.errors import Invalid
 from basketbench.services.lookup import max_order, normalise_sha
@@ -64,7 +65,8 @@ def store_commits(session: Session, repo: Repository,
     result: list[Commit] = []
     created: list[Commit] = []
     moved: list[Commit] = []
-    for info, sha in zip(infos, shas, strict=True):
+    for given, sha in zip(infos, shas, strict=True):
+        info = release_info(given, sha)
         commit = known.get(sha)
         if commit is None:
             parents = [normalise_sha(p) for p in info.parents]
@@ -90,7 +92,8 @@ def store_commits(session: Session, repo: Repository,
             # Fill what an earlier, thinner source (e.g. ingest ?commit=) did not know.
             commit.author = commit.author or _cut(info.author)
             commit.date = commit.date or info.date
-            commit.message = commit.message or info.message
+            commit.message = info.message if release_for_sha(sha) else (
+                commit.message or info.message)
             commit.branch = commit.branch or _cut(info.branch)
             if not commit.parents and info.parents:
                 commit.parents = [normalise_sha(p) for p in info.parents]
@@ -138,6 +141,22 @@ def _push_children_after(session: Session, repository_id: int, moved: list[Commi
         frontier = following
 
 
+def release_info(info: CommitInfo, sha: str) -> CommitInfo:
+    """A ROOT release measured without ROOT's repository (its stable id, see
+    harness.root_release.release_commit_sha) is named like ROOT's own release notes:
+    "ROOT 6.40.00 (release)", with the release's date, wherever the commit is shown."""
+    release = release_for_sha(sha)
+    if release is None:
+        return info
+    year, month, *day = (int(x) for x in release.date.split("-"))
+    kind = "development build" if release.development else "release"
+    # The id names the release whatever a push said about it: the message is its name.
+    return replace(
+        info, message=f"ROOT {release.version} ({kind})",
+        author=info.author or "ROOT team",
+        date=info.date or datetime(year, month, day[0] if day else 1, tzinfo=UTC))
+
+
 def _cut(value: str | None, width: int = 200) -> str | None:
     """Names from outside (webhooks) are display text: cut to the column, never fail."""
     return value[:width] if isinstance(value, str) else None
@@ -149,6 +168,10 @@ def ensure_commit(session: Session, repo: Repository, sha: str) -> Commit:
 
     found = find_commit(session, sha, repo.id)
     if found is not None:
+        if found.message is None and release_for_sha(found.sha) is not None:
+            # stored before releases were named: name it now
+            named = release_info(CommitInfo(sha=found.sha), found.sha)
+            found.message, found.author, found.date = named.message, named.author, named.date
         return found
     if len(sha.strip()) < 40:
         # A prefix cannot be stored: the full sha would later become a second commit.

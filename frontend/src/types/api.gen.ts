@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Health */
+        /**
+         * Get Health
+         * @description Liveness and readiness: database, broker, migrations and the background loops (dispatch, notify, detection sweep).
+         */
         get: operations["health-get_health"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Repositories */
+        /**
+         * List Repositories
+         * @description Repositories whose commits are tracked, with their commit counts.
+         */
         get: operations["repositories-list_repositories"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Commits */
+        /**
+         * List Commits
+         * @description Commits, newest first in git order (ROOT releases measured by the demo carry their name, e.g. "ROOT 6.40.00 (release)").
+         */
         get: operations["commits-list_commits"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Commit */
+        /**
+         * Get Commit
+         * @description One commit by full sha or unique prefix.
+         */
         get: operations["commits-get_commit"];
         put?: never;
         post?: never;
@@ -79,10 +91,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Machines */
+        /**
+         * List Machines
+         * @description Benchmark machines (every fingerprint version), with their result counts and newest measured commit.
+         */
         get: operations["machines-list_machines"];
         put?: never;
-        /** Register Machine */
+        /**
+         * Register Machine
+         * @description Register a worker's machine: a changed hardware fingerprint makes a new version; the old one keeps its results.
+         */
         post: operations["machines-register_machine"];
         delete?: never;
         options?: never;
@@ -97,7 +115,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Machine */
+        /**
+         * Get Machine
+         * @description One machine version with its full fingerprint.
+         */
         get: operations["machines-get_machine"];
         put?: never;
         post?: never;
@@ -136,7 +157,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Machine Heartbeat */
+        /**
+         * Machine Heartbeat
+         * @description A worker says it is alive.
+         */
         post: operations["machines-machine_heartbeat"];
         delete?: never;
         options?: never;
@@ -151,7 +175,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Datasets */
+        /**
+         * List Datasets
+         * @description Datasets (corpora of baskets) that results were measured on.
+         */
         get: operations["datasets-list_datasets"];
         put?: never;
         post?: never;
@@ -168,7 +195,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Configurations */
+        /**
+         * List Configurations
+         * @description Compression configurations (setting, codec, level, preconditioner, ...) with results in the selection.
+         */
         get: operations["configurations-list_configurations"];
         put?: never;
         post?: never;
@@ -185,7 +215,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Configuration Dimensions */
+        /**
+         * Configuration Dimensions
+         * @description Every value of every dimension (settings, datasets, machines, tags, metrics): what the dashboard's pickers offer.
+         */
         get: operations["configurations-configuration_dimensions"];
         put?: never;
         post?: never;
@@ -202,7 +235,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Latest Results */
+        /**
+         * Latest Results
+         * @description Each configuration's newest result per dataset and machine, sortable and paged over every row.
+         */
         get: operations["configurations-latest_results"];
         put?: never;
         post?: never;
@@ -219,7 +255,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Runs */
+        /**
+         * List Runs
+         * @description Benchmark runs, newest first; confirmation and bisection reruns have trigger "confirm" / "bisect".
+         */
         get: operations["runs-list_runs"];
         put?: never;
         post?: never;
@@ -257,14 +296,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Run */
+        /**
+         * Get Run
+         * @description One run with its stage, progress, timings and log tail.
+         */
         get: operations["runs-get_run"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update Run */
+        /**
+         * Update Run
+         * @description A worker reports a run's stage, progress, timings or end.
+         */
         patch: operations["runs-update_run"];
         trace?: never;
     };
@@ -304,7 +349,10 @@ export interface paths {
          */
         get: operations["results-list_results"];
         put?: never;
-        /** Ingest Results */
+        /**
+         * Ingest Results
+         * @description Store an rzbench result document (harness-result-v1); change detection runs after the answer. 200 when the document was stored already.
+         */
         post: operations["results-ingest_results"];
         delete?: never;
         options?: never;
@@ -321,7 +369,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ingest Gbench */
+        /**
+         * Ingest Gbench
+         * @description Store Google Benchmark JSON output as results.
+         */
         post: operations["results-ingest_gbench"];
         delete?: never;
         options?: never;
@@ -336,7 +387,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get History */
+        /**
+         * Get History
+         * @description One series over commits (git order): a point per commit with its spread, the confirmed changes as markers, downsampled above max_points.
+         */
         get: operations["analysis-get_history"];
         put?: never;
         post?: never;
@@ -353,7 +407,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Tradeoff */
+        /**
+         * Get Tradeoff
+         * @description Ratio against speed of every configuration at one commit, machine and dataset, with the Pareto fronts.
+         */
         get: operations["analysis-get_tradeoff"];
         put?: never;
         post?: never;
@@ -370,7 +427,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Compare */
+        /**
+         * Get Compare
+         * @description Per-series deltas between two commits on one machine, or two machines at one
+         *     commit. Sizes are exact (any byte change is a change); speeds are tested (two-sided
+         *     Mann-Whitney U, Benjamini-Hochberg over the compared speed rows, a minimum effect):
+         *     `rule` states the rule applied, `total` and `counts` cover every row, not one page.
+         */
         get: operations["analysis-get_compare"];
         put?: never;
         post?: never;
@@ -410,7 +473,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Github Webhook */
+        /**
+         * Github Webhook
+         * @description GitHub push / pull_request webhook: stores the commits and queues runs (HMAC-signed with the webhook secret).
+         */
         post: operations["ci-github_webhook"];
         delete?: never;
         options?: never;
@@ -427,7 +493,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Trigger Runs */
+        /**
+         * Trigger Runs
+         * @description Queue runs of a commit on machines of a tag.
+         */
         post: operations["ci-trigger_runs"];
         delete?: never;
         options?: never;
@@ -442,10 +511,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Changes */
+        /**
+         * List Changes
+         * @description Changes found by detection, newest commit first; a commit's changes together, the
+         *     largest first. Filters combine (AND); the page's total counts every match.
+         */
         get: operations["changes-list_changes"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change Summary
+         * @description One line per commit, machine and cause (a codec's metric in one direction), e.g.
+         *     "ZLIB compression speed -47 % ... -74 %, 36 series on 4 datasets, haswell-01", with
+         *     the ids of its changes (for the rows behind it or a bulk status).
+         */
+        get: operations["changes-change_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Many Statuses
+         * @description One status (and reason) for many changes, e.g. every change of a commit or of one
+         *     summary line: all are set, or none (an unknown id is a 404 naming it).
+         */
+        post: operations["changes-set_many_statuses"];
         delete?: never;
         options?: never;
         head?: never;
@@ -459,14 +575,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Change */
+        /**
+         * Get Change
+         * @description One change with its evidence, confirmation runs, bisection, related changes and notifications.
+         */
         get: operations["changes-get_change"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Set Change Status */
+        /**
+         * Set Change Status
+         * @description Set one change's status (fixed and ignored need a reason).
+         */
         patch: operations["changes-set_change_status"];
         trace?: never;
     };
@@ -740,6 +862,41 @@ export interface components {
              */
             root_commit: string | null;
         };
+        /** BulkStatusIn */
+        BulkStatusIn: {
+            /**
+             * Change Ids
+             * @description the changes to set (e.g. a line's or a commit's change_ids); all or none are set
+             */
+            change_ids: number[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "acknowledged" | "fixed" | "ignored";
+            /**
+             * Reason
+             * @description required for fixed and ignored
+             */
+            reason?: string | null;
+            /**
+             * By
+             * @description who decided (default: the token's name)
+             */
+            by?: string | null;
+        };
+        /** BulkStatusOut */
+        BulkStatusOut: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "acknowledged" | "fixed" | "ignored";
+            /** Updated */
+            updated: number;
+            /** Change Ids */
+            change_ids: number[];
+        };
         /**
          * CandidateIn
          * @description One measured setting: what `advise --json` lists under `measured`.
@@ -949,6 +1106,77 @@ export interface components {
             offset: number;
         };
         /**
+         * ChangeSummaryLine
+         * @description The changes of one commit, machine and cause (a codec's metric in one direction).
+         */
+        ChangeSummaryLine: {
+            /**
+             * Line
+             * @description e.g. "ZLIB compression speed -47.00 % ... -74.00 %, 36 series on 4 datasets, haswell-01"
+             */
+            line: string;
+            commit: components["schemas"]["CommitRef"];
+            machine: components["schemas"]["MachineRef"];
+            /** Codec */
+            codec: string;
+            /** Metric */
+            metric: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "regression" | "improvement";
+            /**
+             * Changes
+             * @description series (changes) in this line
+             */
+            changes: number;
+            /** Datasets */
+            datasets: string[];
+            /** Min Delta Pct */
+            min_delta_pct: number;
+            /** Max Delta Pct */
+            max_delta_pct: number;
+            /**
+             * Statuses
+             * @description changes per status
+             */
+            statuses: {
+                [key: string]: number;
+            };
+            /**
+             * Change Ids
+             * @description the changes, for /changes?... rows or a bulk status
+             */
+            change_ids: number[];
+            /**
+             * Bisection
+             * @description the bisection of the commit's group, if any
+             */
+            bisection: {
+                [key: string]: unknown;
+            };
+        };
+        /** ChangeSummaryPage */
+        ChangeSummaryPage: {
+            /** Items */
+            items: components["schemas"]["ChangeSummaryLine"][];
+            /**
+             * Total
+             * @description lines of the filter, on any page
+             */
+            total: number;
+            /**
+             * Changes
+             * @description changes in those lines
+             */
+            changes: number;
+            /** Limit */
+            limit: number;
+            /** Offset */
+            offset: number;
+        };
+        /**
          * CodecSeriesOut
          * @description One codec series, named by its newest set, and how far it reaches.
          */
@@ -1071,8 +1299,39 @@ export interface components {
             /** Order */
             order: number;
         };
+        /** CompareCounts */
+        CompareCounts: {
+            /**
+             * Regressions
+             * @description rows that are a significant regression
+             */
+            regressions: number;
+            /**
+             * Improvements
+             * @description rows that are a significant improvement
+             */
+            improvements: number;
+            /**
+             * Rows
+             * @description every row of the selection, on any page
+             */
+            rows: number;
+        };
         /** CompareOut */
         CompareOut: {
+            /**
+             * Total
+             * @description rows of the selection before paging
+             * @default 0
+             */
+            total: number;
+            /**
+             * Offset
+             * @default 0
+             */
+            offset: number;
+            counts?: components["schemas"]["CompareCounts"] | null;
+            rule?: components["schemas"]["CompareRule"] | null;
             base: components["schemas"]["CompareSide"];
             head: components["schemas"]["CompareSide"];
             /** Rows */
@@ -1109,6 +1368,75 @@ export interface components {
             significant: boolean;
             /** Regression */
             regression: boolean;
+            /**
+             * Base Bytes
+             * @description merged size rows: exact compressed bytes of the base (None when a mean of runs is not whole)
+             */
+            base_bytes?: number | null;
+            /**
+             * Head Bytes
+             * @description merged size rows: exact bytes of the head
+             */
+            head_bytes?: number | null;
+            /**
+             * Delta Bytes
+             * @description merged size rows: head - base bytes
+             */
+            delta_bytes?: number | null;
+            /**
+             * Base Ratio
+             * @description merged size rows: the base's ratio
+             */
+            base_ratio?: number | null;
+            /**
+             * Head Ratio
+             * @description merged size rows: the head's ratio
+             */
+            head_ratio?: number | null;
+        };
+        /**
+         * CompareRule
+         * @description The rule that decided which rows are changes, as applied to this comparison.
+         */
+        CompareRule: {
+            /** Speed Test */
+            speed_test: string;
+            /** Multiple Testing */
+            multiple_testing: string;
+            /**
+             * Fdr
+             * @description a speed row is significant when its q-value <= this
+             */
+            fdr: number;
+            /**
+             * Min Effect Pct
+             * @description speed rows below this |delta| are not tested
+             */
+            min_effect_pct: number;
+            /**
+             * Min Effect Patterns
+             * @description per-series minimum effects (fnmatch patterns of tag/dataset/setting/metric), first match wins
+             */
+            min_effect_patterns?: {
+                [key: string]: number;
+            };
+            /** Sizes */
+            sizes: string;
+            /**
+             * Speed Rows Tested
+             * @description size of the Benjamini-Hochberg family
+             */
+            speed_rows_tested: number;
+            /**
+             * Smallest Possible P
+             * @description the smallest p-value the test can give with the sample counts compared
+             */
+            smallest_possible_p?: number | null;
+            /**
+             * Note
+             * @description set when no speed row can be significant, with the reason (e.g. too few samples)
+             */
+            note?: string | null;
         };
         /**
          * CompareSide
@@ -2044,6 +2372,16 @@ export interface components {
             codecs?: string | null;
             /** @description codec set the results were measured with (set, root_version, libraries, series_key); single-run answers only */
             codec_set?: components["schemas"]["CodecSetOut"] | null;
+            /**
+             * Change Ids
+             * @description confirmation runs (trigger confirm): the changes they were queued to confirm; listings only
+             */
+            change_ids?: number[];
+            /**
+             * Change Commit
+             * @description confirmation runs: the commit of those changes
+             */
+            change_commit?: string | null;
         };
         /** RunPage */
         RunPage: {
@@ -2434,6 +2772,7 @@ export interface operations {
             query?: {
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
@@ -2504,14 +2843,19 @@ export interface operations {
     "commits-list_commits": {
         parameters: {
             query?: {
+                /** @description repository name, e.g. root-project/root */
                 repository?: string | null;
+                /** @description only commits of this branch */
                 branch?: string | null;
+                /** @description oldest commit of the range (sha or unique prefix), inclusive */
                 commit_from?: string | null;
+                /** @description newest commit of the range (sha or unique prefix), inclusive */
                 commit_to?: string | null;
                 /** @description substring of message or author */
                 q?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
@@ -2584,6 +2928,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description full sha or unique prefix */
                 sha: string;
             };
             cookie?: never;
@@ -2649,11 +2994,15 @@ export interface operations {
     "machines-list_machines": {
         parameters: {
             query?: {
+                /** @description hardware tag of the machines, e.g. haswell */
                 tag?: string | null;
+                /** @description exact name */
                 name?: string | null;
+                /** @description only current (true) or superseded (false) machine versions */
                 active?: boolean | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
@@ -2804,6 +3153,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description machine version id */
                 machine_id: number;
             };
             cookie?: never;
@@ -2871,6 +3221,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description machine version id */
                 machine_id: number;
             };
             cookie?: never;
@@ -2938,6 +3289,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description machine version id */
                 machine_id: number;
             };
             cookie?: never;
@@ -3003,9 +3355,11 @@ export interface operations {
     "datasets-list_datasets": {
         parameters: {
             query?: {
+                /** @description exact name */
                 name?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
@@ -3076,25 +3430,39 @@ export interface operations {
     "configurations-list_configurations": {
         parameters: {
             query?: {
+                /** @description dataset name */
                 dataset?: string | null;
+                /** @description machine name, name@version or id */
                 machine?: string | null;
+                /** @description hardware tag of the machines, e.g. haswell */
                 tag?: string | null;
+                /** @description oldest commit of the range (sha or unique prefix), inclusive */
                 commit_from?: string | null;
+                /** @description newest commit of the range (sha or unique prefix), inclusive */
                 commit_to?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
                 /** @description one or more, e.g. 505 */
                 setting?: number[] | null;
+                /** @description ROOT algorithm number (1 zlib, 2 lzma, 4 lz4, 5 zstd) */
                 algorithm?: number | null;
+                /** @description compression level (1-9) */
                 level?: number | null;
+                /** @description codec name: zlib, lzma, lz4, zstd, memcpy */
                 codec?: string | null;
+                /** @description byte preconditioner applied before the codec: none, shuffle, ... */
                 preconditioner?: string | null;
+                /** @description dictionary size in bytes (0: none) */
                 dictionary_size?: number | null;
+                /** @description basket size in bytes (0: the corpus's own baskets) */
                 basket_size?: number | null;
+                /** @description access pattern: basket (whole baskets), rac-sequential or rac-random */
                 mode?: string | null;
+                /** @description compression threads */
                 threads?: number | null;
             };
             header?: never;
@@ -3228,26 +3596,39 @@ export interface operations {
     "configurations-latest_results": {
         parameters: {
             query?: {
+                /** @description dataset name */
                 dataset?: string | null;
+                /** @description machine name, name@version or id */
                 machine?: string | null;
+                /** @description hardware tag of the machines, e.g. haswell */
                 tag?: string | null;
+                /** @description newest commit of the range (sha or unique prefix), inclusive */
                 commit_to?: string | null;
                 /** @description one of configuration, setting, preconditioner, dictionary_size, basket_size, mode, threads, dataset, machine, commit, ratio, compressed_bytes, compress_mbps, decompress_mbps; '-' prefix for descending (default: dataset, setting); sorts every matching row, then pages */
                 sort?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
                 /** @description one or more, e.g. 505 */
                 setting?: number[] | null;
+                /** @description ROOT algorithm number (1 zlib, 2 lzma, 4 lz4, 5 zstd) */
                 algorithm?: number | null;
+                /** @description compression level (1-9) */
                 level?: number | null;
+                /** @description codec name: zlib, lzma, lz4, zstd, memcpy */
                 codec?: string | null;
+                /** @description byte preconditioner applied before the codec: none, shuffle, ... */
                 preconditioner?: string | null;
+                /** @description dictionary size in bytes (0: none) */
                 dictionary_size?: number | null;
+                /** @description basket size in bytes (0: the corpus's own baskets) */
                 basket_size?: number | null;
+                /** @description access pattern: basket (whole baskets), rac-sequential or rac-random */
                 mode?: string | null;
+                /** @description compression threads */
                 threads?: number | null;
             };
             header?: never;
@@ -3316,15 +3697,21 @@ export interface operations {
     "runs-list_runs": {
         parameters: {
             query?: {
+                /** @description only this status */
                 status?: string | null;
+                /** @description only runs at this stage (checkout, build, benchmark, upload) */
                 stage?: string | null;
+                /** @description hardware tag of the machines, e.g. haswell */
                 tag?: string | null;
+                /** @description machine name, name@version or id */
                 machine?: string | null;
+                /** @description a commit: full sha or unique prefix */
                 commit?: string | null;
                 /** @description one of id, created_at, status, stage, tag, machine, commit, progress, trigger, suite, result_count; '-' prefix for descending (default -id) */
                 sort?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
@@ -3462,6 +3849,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description run id */
                 run_id: number;
             };
             cookie?: never;
@@ -3529,6 +3917,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description run id */
                 run_id: number;
             };
             cookie?: never;
@@ -3600,6 +3989,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description run id */
                 run_id: number;
             };
             cookie?: never;
@@ -3676,11 +4066,17 @@ export interface operations {
     "results-list_results": {
         parameters: {
             query?: {
+                /** @description only results of this run id */
                 run?: number | null;
+                /** @description the commit the document measured, when its context does not say (sha) */
                 commit?: string | null;
+                /** @description machine name, when the document's context does not say */
                 machine?: string | null;
+                /** @description hardware tag, when the document's context does not say */
                 tag?: string | null;
+                /** @description dataset name */
                 dataset?: string | null;
+                /** @description configuration id */
                 configuration?: number | null;
                 /** @description only results measured with this codec set (host, builtin, root-6.40.00, ...) */
                 codec_set?: string | null;
@@ -3688,18 +4084,27 @@ export interface operations {
                 root_version?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
                 /** @description one or more, e.g. 505 */
                 setting?: number[] | null;
+                /** @description ROOT algorithm number (1 zlib, 2 lzma, 4 lz4, 5 zstd) */
                 algorithm?: number | null;
+                /** @description compression level (1-9) */
                 level?: number | null;
+                /** @description codec name: zlib, lzma, lz4, zstd, memcpy */
                 codec?: string | null;
+                /** @description byte preconditioner applied before the codec: none, shuffle, ... */
                 preconditioner?: string | null;
+                /** @description dictionary size in bytes (0: none) */
                 dictionary_size?: number | null;
+                /** @description basket size in bytes (0: the corpus's own baskets) */
                 basket_size?: number | null;
+                /** @description access pattern: basket (whole baskets), rac-sequential or rac-random */
                 mode?: string | null;
+                /** @description compression threads */
                 threads?: number | null;
             };
             header?: never;
@@ -3768,10 +4173,15 @@ export interface operations {
     "results-ingest_results": {
         parameters: {
             query?: {
+                /** @description the commit the document measured, when its context does not say (sha) */
                 commit?: string | null;
+                /** @description machine name, when the document's context does not say */
                 machine?: string | null;
+                /** @description hardware tag, when the document's context does not say */
                 tag?: string | null;
+                /** @description the run this document belongs to */
                 run_id?: number | null;
+                /** @description repository of the commit, default root-project/root */
                 repository?: string | null;
             };
             header?: never;
@@ -3854,10 +4264,15 @@ export interface operations {
     "results-ingest_gbench": {
         parameters: {
             query?: {
+                /** @description the commit measured (sha) */
                 commit?: string | null;
+                /** @description machine name */
                 machine?: string | null;
+                /** @description hardware tag */
                 tag?: string | null;
+                /** @description the run these results belong to */
                 run_id?: number | null;
+                /** @description repository of the commit */
                 repository?: string | null;
                 /** @description dataset name (default: gbench) */
                 dataset?: string | null;
@@ -3942,22 +4357,37 @@ export interface operations {
     "analysis-get_history": {
         parameters: {
             query: {
+                /** @description machine name, name@version or id */
                 machine: string;
+                /** @description dataset name */
                 dataset: string;
+                /** @description ratio, compressed_bytes, compress_mbps or decompress_mbps */
                 metric?: "ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps";
+                /** @description configuration id (instead of the configuration fields) */
                 configuration_id?: number | null;
+                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
                 setting?: number | null;
+                /** @description codec, when the setting alone names several configurations */
                 codec?: string | null;
+                /** @description byte preconditioner applied before the codec: none, shuffle, ... */
                 preconditioner?: string;
+                /** @description dictionary size in bytes (0: none) */
                 dictionary_size?: number;
+                /** @description basket size in bytes (0: the corpus's own baskets) */
                 basket_size?: number;
+                /** @description access pattern: basket (whole baskets), rac-sequential or rac-random */
                 mode?: string;
+                /** @description compression threads */
                 threads?: number;
+                /** @description oldest commit of the range (sha or unique prefix), inclusive */
                 commit_from?: string | null;
+                /** @description newest commit of the range (sha or unique prefix), inclusive */
                 commit_to?: string | null;
+                /** @description at most this many points; above, one point per bucket (its median) with the bucket's min/max, changes always kept */
                 max_points?: number;
                 /** @description codec series key or set name (host, builtin, ...); default: the series of the newest commit */
                 codecs?: string | null;
+                /** @description json (default) or csv */
                 format?: string | null;
             };
             header?: never;
@@ -4026,18 +4456,29 @@ export interface operations {
     "analysis-get_tradeoff": {
         parameters: {
             query: {
+                /** @description a commit: full sha or unique prefix */
                 commit: string;
+                /** @description machine name, name@version or id */
                 machine: string;
+                /** @description dataset name */
                 dataset: string;
                 /** @description setting to divide by, e.g. 505 */
                 reference?: number | null;
+                /** @description only this codec */
                 codec?: string | null;
+                /** @description byte preconditioner applied before the codec: none, shuffle, ... */
                 preconditioner?: string;
+                /** @description dictionary size in bytes (0: none) */
                 dictionary_size?: number;
+                /** @description basket size in bytes (0: the corpus's own baskets) */
                 basket_size?: number;
+                /** @description access pattern: basket (whole baskets), rac-sequential or rac-random */
                 mode?: string;
+                /** @description compression threads */
                 threads?: number;
+                /** @description json (default) or csv */
                 format?: string | null;
+                /** @description codec series key or set name (host, builtin, ...); default: the newest */
                 codecs?: string | null;
             };
             header?: never;
@@ -4106,18 +4547,38 @@ export interface operations {
     "analysis-get_compare": {
         parameters: {
             query?: {
+                /** @description commits mode: the base commit (sha or unique prefix) */
                 base_commit?: string | null;
+                /** @description commits mode: the head commit (sha or unique prefix) */
                 head_commit?: string | null;
+                /** @description commits mode: the machine both commits were measured on */
                 machine?: string | null;
+                /** @description machines mode: the base machine */
                 base_machine?: string | null;
+                /** @description machines mode: the head machine */
                 head_machine?: string | null;
+                /** @description machines mode: the commit both machines measured */
                 commit?: string | null;
+                /** @description only this dataset */
                 dataset?: string | null;
+                /** @description only this metric */
                 metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                /** @description only rows that are a significant change */
                 only_significant?: boolean;
+                /** @description json (default) or csv of the rows */
                 format?: string | null;
                 /** @description codec series key or set name for both sides; default: the head's newest series */
                 codecs?: string | null;
+                /** @description one size row per series: the compressed-size row carries the ratio, exact bytes and the byte delta, and the ratio row is left out */
+                merged?: boolean;
+                /** @description decided: exact size changes, then significant speed changes, each by |delta|, then the rest in series order; series (default): dataset, configuration, metric */
+                order?: ("decided" | "series") | null;
+                /** @description only this setting, e.g. 505 */
+                setting?: number | null;
+                /** @description rows per page; default: every row */
+                limit?: number | null;
+                /** @description rows to skip (after ordering) */
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -4185,6 +4646,7 @@ export interface operations {
     "analysis-get_codec_series": {
         parameters: {
             query: {
+                /** @description machine name, name@version or id */
                 machine: string;
             };
             header?: never;
@@ -4253,8 +4715,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description GitHub's event name (push, pull_request, ping) */
                 "x-github-event"?: string | null;
+                /** @description GitHub's delivery id (a repeated delivery is answered, not stored twice) */
                 "x-github-delivery"?: string | null;
+                /** @description sha256=HMAC of the body with the webhook secret */
                 "x-hub-signature-256"?: string | null;
             };
             path?: never;
@@ -4405,23 +4870,37 @@ export interface operations {
     "changes-list_changes": {
         parameters: {
             query?: {
+                /** @description only this status */
                 status?: ("open" | "acknowledged" | "fixed" | "ignored") | null;
                 /** @description detection's verdict (default confirmed; 'pending' = 'confirming': awaiting reruns; every state: omit with include_unconfirmed) */
                 state?: ("confirming" | "pending" | "confirmed" | "rejected" | "unconfirmed") | null;
+                /** @description also changes detection has not confirmed (yet) */
                 include_unconfirmed?: boolean;
                 /** @description name, name@version or id */
                 machine?: string | null;
+                /** @description hardware tag of the machines, e.g. haswell */
                 tag?: string | null;
+                /** @description dataset name */
                 dataset?: string | null;
+                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
                 setting?: number | null;
+                /** @description configuration id (instead of the configuration fields) */
                 configuration_id?: number | null;
+                /** @description ratio, compressed_bytes, compress_mbps or decompress_mbps */
                 metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                /** @description regression or improvement */
                 direction?: ("regression" | "improvement") | null;
+                /** @description a commit: full sha or unique prefix */
                 commit?: string | null;
+                /** @description oldest commit of the range (sha or unique prefix), inclusive */
                 commit_from?: string | null;
+                /** @description newest commit of the range (sha or unique prefix), inclusive */
                 commit_to?: string | null;
+                /** @description only this codec (zlib, zstd, ...) */
+                codec?: string | null;
                 /** @description max 1000 (100000 for CSV) */
                 limit?: number;
+                /** @description rows to skip (paging; the answer's total counts every row) */
                 offset?: number;
                 /** @description json (default) or csv */
                 format?: components["schemas"]["Format"] | null;
@@ -4489,11 +4968,171 @@ export interface operations {
             };
         };
     };
+    "changes-change_summary": {
+        parameters: {
+            query?: {
+                /** @description only changes in this status */
+                status?: ("open" | "acknowledged" | "fixed" | "ignored") | null;
+                /** @description also changes detection has not confirmed (yet) */
+                include_unconfirmed?: boolean;
+                /** @description name, name@version or id */
+                machine?: string | null;
+                /** @description machine tag, e.g. haswell */
+                tag?: string | null;
+                /** @description only this dataset */
+                dataset?: string | null;
+                /** @description only this setting, e.g. 505 */
+                setting?: number | null;
+                /** @description only this codec (zlib, zstd, ...) */
+                codec?: string | null;
+                /** @description only this metric */
+                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                /** @description regression or improvement */
+                direction?: ("regression" | "improvement") | null;
+                /** @description only this commit (sha or prefix) */
+                commit?: string | null;
+                /** @description lines per page */
+                limit?: number;
+                /** @description lines to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeSummaryPage"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "changes-set_many_statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkStatusIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkStatusOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "changes-get_change": {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description change id */
                 change_id: number;
             };
             cookie?: never;
@@ -4561,6 +5200,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description change id */
                 change_id: number;
             };
             cookie?: never;
@@ -4632,6 +5272,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description change id */
                 change_id: number;
             };
             cookie?: never;
@@ -4770,8 +5411,11 @@ export interface operations {
     "recommend-get_branch_sizes": {
         parameters: {
             query: {
+                /** @description a commit: full sha or unique prefix */
                 commit: string;
+                /** @description dataset name */
                 dataset: string;
+                /** @description codec series key or set name (host, builtin, ...); default: the newest */
                 codecs?: string;
                 group_by?: "branch" | "type_class" | "file";
             };
@@ -4909,7 +5553,9 @@ export interface operations {
     "recommend-get_recommend_history": {
         parameters: {
             query: {
+                /** @description machine name, name@version or id */
                 machine: string;
+                /** @description dataset name */
                 dataset: string;
                 storage_per_tb_month?: number;
                 months?: number;
@@ -5051,6 +5697,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description hardware tag of the machines, e.g. haswell */
                 tag: string;
             };
             cookie?: never;
@@ -5118,6 +5765,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description hardware tag of the machines, e.g. haswell */
                 tag: string;
             };
             cookie?: never;
@@ -5181,7 +5829,9 @@ export interface operations {
     "io-get_io_breakdown": {
         parameters: {
             query: {
+                /** @description a commit: full sha or unique prefix */
                 commit: string;
+                /** @description machine name, name@version or id */
                 machine: string;
                 /** @description <file>/<tree>, e.g. uproot-HZZ/events; default: the first available */
                 data?: string | null;

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
@@ -70,19 +70,48 @@ def get_tradeoff(
 
 @router.get("/compare", response_model=CompareOut, responses=_CSV)
 def get_compare(
-    session: SessionDep, settings: SettingsDep, base_commit: str | None = None,
-    head_commit: str | None = None,
-    machine: str | None = None, base_machine: str | None = None,
-    head_machine: str | None = None, commit: str | None = None, dataset: str | None = None,
-    metric: Metric | None = None, only_significant: bool = False,
-    format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+    session: SessionDep, settings: SettingsDep,
+    base_commit: Annotated[str | None, Query(
+        description="commits mode: the base commit (sha or unique prefix)")] = None,
+    head_commit: Annotated[str | None, Query(
+        description="commits mode: the head commit (sha or unique prefix)")] = None,
+    machine: Annotated[str | None, Query(
+        description="commits mode: the machine both commits were measured on")] = None,
+    base_machine: Annotated[str | None, Query(description="machines mode: the base machine")
+                            ] = None,
+    head_machine: Annotated[str | None, Query(description="machines mode: the head machine")
+                            ] = None,
+    commit: Annotated[str | None, Query(
+        description="machines mode: the commit both machines measured")] = None,
+    dataset: Annotated[str | None, Query(description="only this dataset")] = None,
+    metric: Annotated[Metric | None, Query(description="only this metric")] = None,
+    only_significant: Annotated[bool, Query(
+        description="only rows that are a significant change")] = False,
+    format: Annotated[str | None, Query(
+        pattern="^(json|csv)$", description="json (default) or csv of the rows")] = None,
     codecs: Annotated[str | None, Query(
         max_length=100, description="codec series key or set name for both sides; default: "
         "the head's newest series")] = None,
+    merged: Annotated[bool, Query(
+        description="one size row per series: the compressed-size row carries the ratio, "
+        "exact bytes and the byte delta, and the ratio row is left out")] = False,
+    order: Annotated[Literal["decided", "series"] | None, Query(
+        description="decided: exact size changes, then significant speed changes, each by "
+        "|delta|, then the rest in series order; series (default): dataset, configuration, "
+        "metric")] = None,
+    setting: Annotated[int | None, Query(description="only this setting, e.g. 505")] = None,
+    limit: Annotated[int | None, Query(
+        ge=1, le=10_000, description="rows per page; default: every row")] = None,
+    offset: Annotated[int, Query(ge=0, description="rows to skip (after ordering)")] = 0,
 ) -> Any:
+    """Per-series deltas between two commits on one machine, or two machines at one
+    commit. Sizes are exact (any byte change is a change); speeds are tested (two-sided
+    Mann-Whitney U, Benjamini-Hochberg over the compared speed rows, a minimum effect):
+    `rule` states the rule applied, `total` and `counts` cover every row, not one page."""
     out = analysis.compare(session, base_commit, head_commit, machine, base_machine,
                            head_machine, commit, dataset, metric, only_significant, codecs,
-                           settings)
+                           settings, merged=merged, order=order, setting=setting,
+                           limit=limit, offset=offset)
     return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)
 
 

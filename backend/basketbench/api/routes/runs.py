@@ -7,6 +7,7 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 from basketbench.api.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
 from basketbench.api.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 from basketbench.schemas.runs import QueueOut, RunClaim, RunOut, RunPage, RunUpdate
+from basketbench.services import run_causes
 from basketbench.services import runs as service
 from basketbench.services.catalog import runs_filter
 from basketbench.services.detection.service import run_after_final
@@ -24,6 +25,7 @@ def list_runs(session: SessionDep, page: Pages, status: str | None = None,
     stmt = service.sort_runs(stmt, sort)
     rows, total = fetch_page(session, stmt, page)
     outs = service.with_codec_sets(session, [service.to_out(r) for r in rows])
+    outs = run_causes.with_causes(session, outs)
     return respond(outs, total, page, "runs", RunPage)
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
+from basketbench.harness.root_release import release_for_sha
 from basketbench.models import Change, Commit, Machine, Repository, Run
 from basketbench.services import dispatch, notify
 from basketbench.services.commits import CommitInfo, store_commits
@@ -75,6 +76,15 @@ def start_for(session: Session, settings: Settings, change_ids: list[int]) -> li
         assert commit is not None and parent is not None and machine is not None
         if commit.parents and commit.parents[0] == parent.sha:
             _set(group, {"status": "not_needed", "reason": "the parent was measured"})
+            continue
+        releases = [release_for_sha(c.sha) for c in (parent, commit)]
+        if all(releases):
+            # Stable ids of releases measured without ROOT's repository (the demo): no
+            # mirror lists commits between them, so a worker would never answer.
+            names = " and ".join(r.version for r in releases if r is not None)
+            _set(group, {"status": "impossible", "good": parent.sha, "bad": commit.sha,
+                         "reason": f"ROOT releases {names} were measured without ROOT's "
+                                   "repository: the mirror has no commits between them"})
             continue
         _set(group, {"status": "listing", "lead": lead.id, "good": parent.sha,
                      "bad": commit.sha, "tag": machine.tag, "steps": [],

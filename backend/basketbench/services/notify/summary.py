@@ -41,13 +41,19 @@ class Summary:
     rows: list[Row] = field(default_factory=list)
     bisected_from: str | None = None
 
+    def _counted(self) -> list[Row]:
+        """One row per changed series: a size change is a compressed-size row and a ratio
+        row of the same series, counted once (the size row)."""
+        sized = {r.series for r in self.rows if r.metric == "compressed_bytes"}
+        return [r for r in self.rows if not (r.metric == "ratio" and r.series in sized)]
+
     @property
     def regressions(self) -> int:
-        return sum(r.direction == "regression" for r in self.rows)
+        return sum(r.direction == "regression" for r in self._counted())
 
     @property
     def improvements(self) -> int:
-        return sum(r.direction == "improvement" for r in self.rows)
+        return sum(r.direction == "improvement" for r in self._counted())
 
     def headline(self) -> str:
         found = " (culprit found by bisection)" if self.bisected_from else ""

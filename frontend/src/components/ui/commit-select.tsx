@@ -20,11 +20,14 @@ export function CommitSelect({
   label,
   value,
   onChange,
+  emptyLabel,
 }: {
   name: string;
   label: string;
   value: string;
   onChange: (sha: string) => void;
+  /** an empty choice that stays offered (e.g. "the oldest" for an open range) */
+  emptyLabel?: string;
 }) {
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
@@ -50,7 +53,7 @@ export function CommitSelect({
         />
       </label>
       <select name={name} value={value} aria-label={label} onChange={(e) => onChange(e.target.value)}>
-        {value === '' && <option value="">choose…</option>}
+        {emptyLabel !== undefined ? <option value="">{emptyLabel}</option> : value === '' && <option value="">choose…</option>}
         {options.map((c) => (
           <option key={c.sha} value={c.sha}>
             {commitLabel(c)}

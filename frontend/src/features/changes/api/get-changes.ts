@@ -8,6 +8,10 @@ export interface ChangesParams {
   tag?: string;
   metric?: string;
   commit?: string;
+  machine?: string;
+  dataset?: string;
+  setting?: number;
+  codec?: string;
   include_unconfirmed?: boolean;
   limit?: number;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Change } from '@/types/api';
-import { bisectionText, groupByCommit, historyLink } from './group';
+import type { Change, ChangeSummaryLine } from '@/types/api';
+import { bisectionText, groupByCommit, groupLines, historyLink } from './group';
 
 function change(id: number, sha: string, machineId: number, direction: 'regression' | 'improvement'): Change {
   return {
@@ -53,5 +53,24 @@ describe('bisectionText', () => {
     expect(bisectionText({})).toBeNull();
     expect(bisectionText({ status: 'running', candidates: [1, 2, 3], steps: [{}] })).toBe('bisecting 3 commits: 1 measured so far');
     expect(bisectionText({ status: 'done', steps: [{}, {}], detected_commit: 'abcdef123456789' })).toContain('detected at abcdef1234');
+  });
+});
+
+describe('summary lines', () => {
+  const line = (sha: string, machine: number, ids: number[]): ChangeSummaryLine => ({
+    line: `ZLIB compression speed, ${ids.length} series`,
+    commit: { sha, url: '', message: null, author: null, date: null, order: 1 },
+    machine: { id: machine, name: `m${machine}`, tag: 't', version: 1 },
+    codec: 'zlib', metric: 'compress_mbps', direction: 'regression', changes: ids.length, datasets: ['d'],
+    min_delta_pct: -74, max_delta_pct: -47, statuses: { open: ids.length }, change_ids: ids,
+    bisection: sha === 'b' ? { status: 'impossible' } : {},
+  });
+
+  it('puts the lines of one commit and machine together, with all their change ids', () => {
+    const groups = groupLines([line('a', 1, [1, 2]), line('a', 1, [3]), line('a', 2, [4]), line('b', 1, [5])]);
+    expect(groups.map((g) => g.key)).toEqual(['a@1', 'a@2', 'b@1']);
+    expect(groups[0]?.changeIds).toEqual([1, 2, 3]);
+    expect(groups[0]?.lines).toHaveLength(2);
+    expect(groups[2]?.bisection).toEqual({ status: 'impossible' });
   });
 });

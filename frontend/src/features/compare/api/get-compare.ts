@@ -2,12 +2,24 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import type { Compare } from '@/types/api';
 
-export type CompareParams =
+/** What the table shows: one size row per series, decided changes first, one page. */
+export interface CompareView {
+  setting?: number;
+  only_significant?: boolean;
+  offset?: number;
+  limit?: number;
+}
+
+export const COMPARE_PAGE = 100;
+
+export type CompareParams = (
   | { kind: 'commits'; base_commit: string; head_commit: string; machine: string; dataset?: string; metric?: string; codecs?: string }
-  | { kind: 'machines'; base_machine: string; head_machine: string; commit: string; dataset?: string; metric?: string; codecs?: string };
+  | { kind: 'machines'; base_machine: string; head_machine: string; commit: string; dataset?: string; metric?: string; codecs?: string }
+) &
+  CompareView;
 
 export const getCompare = ({ kind: _kind, ...params }: CompareParams, signal?: AbortSignal): Promise<Compare> =>
-  apiRequest<Compare>('/compare', params, { signal });
+  apiRequest<Compare>('/compare', { merged: true, order: 'decided', limit: COMPARE_PAGE, ...params }, { signal });
 
 function ready(p: CompareParams): boolean {
   return p.kind === 'commits'

@@ -15,10 +15,11 @@ import { downloadText, toCsv } from '@/lib/csv';
 import { fmtNumber, fmtPct, METRIC_LABELS, shortSha } from '@/lib/format';
 import { useUrlState } from '@/lib/url-state';
 import { toQuery } from '@/lib/api-client';
-import type { CodecSet, CompareRow } from '@/types/api';
-import { useCompare, type CompareParams } from '../api/get-compare';
+import type { CodecSet, CompareRow, CompareRule } from '@/types/api';
+import { COMPARE_PAGE, useCompare, type CompareParams } from '../api/get-compare';
 import { compareSchema } from './compare-state';
-import { selectionProblem, summarize, visibleRows } from '../utils/selection';
+import { selectionProblem } from '../utils/selection';
+import { Pager } from '@/components/ui/pager';
 import { defaultPair } from '../utils/defaults';
 
 function historyLink(row: CompareRow, machine: string): string {
@@ -31,6 +32,38 @@ function historyLink(row: CompareRow, machine: string): string {
     threads: c.threads === 1 ? undefined : c.threads,
     mode: c.mode === 'basket' ? undefined : c.mode,
   })}`;
+}
+
+/** Exact bytes when the server has them (merged size rows), else the rounded value. */
+function fmtValue(v: number | null, bytes: number | null | undefined): string {
+  return bytes !== null && bytes !== undefined ? `${bytes.toLocaleString('en-US')} B` : fmtNumber(v);
+}
+
+function fmtDeltaBytes(d: number | null | undefined): string {
+  if (d === null || d === undefined) return '';
+  return `${d > 0 ? '+' : ''}${d.toLocaleString('en-US')} B`;
+}
+
+function fmtRatios(b: number | null | undefined, h: number | null | undefined): string {
+  if (b === null || b === undefined || h === null || h === undefined) return '';
+  return `${b.toFixed(4)} → ${h.toFixed(4)}`;
+}
+
+/** The rule that decided the verdicts, as the server applied it. */
+function CompareRuleText({ rule }: { rule: CompareRule }) {
+  return (
+    <div className="muted compare-rule" data-testid="compare-rule">
+      <p>
+        Sizes: {rule.sizes}. Speeds: {rule.speed_test}; rows with |Δ| below {rule.min_effect_pct} %
+        {Object.keys(rule.min_effect_patterns ?? {}).length > 0 && ' (or their series’ own minimum)'} are not tested; {rule.multiple_testing}.
+      </p>
+      {rule.note && (
+        <p className="state state-warning" role="status" data-testid="compare-rule-note">
+          {rule.note}
+        </p>
+      )}
+    </div>
+  );
 }
 
 export function ComparePage() {
@@ -72,10 +105,12 @@ export function ComparePage() {
     }
   }, [dims.data, commits.data, machine, machineSeries.isPending, machineSeries.data, state.kind, state.head, state.base, state.machine, state.commit, set]);
 
+  const settingNumber = /^\d+$/.test(state.setting) ? Number(state.setting) : undefined;
+  const view = { setting: settingNumber, only_significant: state.only || undefined, offset: state.offset || undefined };
   const params: CompareParams =
     state.kind === 'machines'
-      ? { kind: 'machines', base_machine: state.base, head_machine: state.head, commit: state.commit, dataset: state.dataset || undefined, metric: state.metric || undefined, codecs: state.codecs || undefined }
-      : { kind: 'commits', base_commit: state.base, head_commit: state.head, machine: state.machine, dataset: state.dataset || undefined, metric: state.metric || undefined, codecs: state.codecs || undefined };
+      ? { kind: 'machines', base_machine: state.base, head_machine: state.head, commit: state.commit, dataset: state.dataset || undefined, metric: state.metric || undefined, codecs: state.codecs || undefined, ...view }
+      : { kind: 'commits', base_commit: state.base, head_commit: state.head, machine: state.machine, dataset: state.dataset || undefined, metric: state.metric || undefined, codecs: state.codecs || undefined, ...view };
   const compare = useCompare(params);
 
   if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
@@ -93,15 +128,17 @@ export function ComparePage() {
   const machineOpts = d.machines.map((m) => ({ value: m }));
   const historyMachine = state.kind === 'machines' ? state.head : state.machine;
 
-  const allRows = compare.data?.rows ?? [];
-  const rows = visibleRows(allRows, state.setting, state.only);
+  // The server filters (setting, significant only), orders and pages: these are the page's rows.
+  const rows = compare.data?.rows ?? [];
   const columns: Column<CompareRow>[] = [
     { key: 'dataset', header: 'dataset', value: (r) => r.dataset },
     { key: 'configuration', header: 'configuration', value: (r) => r.configuration.label },
     { key: 'metric', header: 'metric', value: (r) => r.metric, render: (r) => METRIC_LABELS[r.metric] ?? r.metric, optional: true },
-    { key: 'base', header: 'base', value: (r) => r.base, render: (r) => fmtNumber(r.base), numeric: true },
-    { key: 'head', header: 'head', value: (r) => r.head, render: (r) => fmtNumber(r.head), numeric: true },
+    { key: 'base', header: 'base', value: (r) => r.base, render: (r) => fmtValue(r.base, r.base_bytes), numeric: true },
+    { key: 'head', header: 'head', value: (r) => r.head, render: (r) => fmtValue(r.head, r.head_bytes), numeric: true },
     { key: 'delta_pct', header: 'Δ', value: (r) => r.delta_pct, render: (r) => fmtPct(r.delta_pct), numeric: true },
+    { key: 'delta_bytes', header: 'byte change', value: (r) => r.delta_bytes, render: (r) => fmtDeltaBytes(r.delta_bytes), numeric: true, optional: true },
+    { key: 'ratio', header: 'ratio', value: (r) => r.head_ratio, render: (r) => fmtRatios(r.base_ratio, r.head_ratio), numeric: true, optional: true },
     { key: 'p_value', header: 'p', value: (r) => r.p_value, render: (r) => (r.p_value === null ? '—' : r.p_value.toExponential(1)), numeric: true, optional: true },
     {
       key: 'significant',
@@ -111,7 +148,8 @@ export function ComparePage() {
     },
     { key: 'history', header: 'history', value: () => null, render: (r) => <Link to={historyLink(r, historyMachine)}>history</Link> },
   ];
-  const { regressions, improvements, compared } = summarize(allRows, state.setting);
+  const counts = compare.data?.counts ?? { regressions: 0, improvements: 0, rows: 0 };
+  const rule = compare.data?.rule;
   const problem = selectionProblem({ kind: state.kind, base: state.base, head: state.head, commitCount: commits.data.total });
   const unknownCommit = [
     ['Head', state.head, headCommit.error],
@@ -131,8 +169,9 @@ export function ComparePage() {
   return (
     <>
       <PageHeader title="Compare">
-        Per-series deltas (head vs base); Mann-Whitney U on the samples, significant when p &lt; 0.01 and |Δ| ≥ 2 % (sizes: any change).
+        Per-series deltas (head vs base): exact size changes first, then significant speed changes, each by effect, then the rest.
       </PageHeader>
+      {rule && <CompareRuleText rule={rule} />}
       <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="compare selection">
         <SelectField name="kind" label="Compare" value={state.kind}
           options={[{ value: 'commits', label: 'two commits' }, { value: 'machines', label: 'two machines' }]}
@@ -150,12 +189,12 @@ export function ComparePage() {
             <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v, codecs: '' })} />
           </>
         )}
-        <CodecSeriesSelect value={state.codecs} series={common} emptyLabel="the newest series both sides have" onChange={(v) => set({ codecs: v })} />
-        <SelectField name="dataset" label="Dataset" value={state.dataset} allowEmpty="all" options={d.datasets.map((v) => ({ value: v }))} onChange={(v) => set({ dataset: v })} />
+        <CodecSeriesSelect value={state.codecs} series={common} emptyLabel="the newest series both sides have" onChange={(v) => set({ codecs: v , offset: 0 })} />
+        <SelectField name="dataset" label="Dataset" value={state.dataset} allowEmpty="all" options={d.datasets.map((v) => ({ value: v }))} onChange={(v) => set({ dataset: v , offset: 0 })} />
         <SelectField name="metric" label="Metric" value={state.metric} allowEmpty="all"
-          options={Object.entries(METRIC_LABELS).map(([value, label]) => ({ value, label }))} onChange={(v) => set({ metric: v })} />
-        <DeferredTextField name="setting" label="Setting" value={state.setting} placeholder="e.g. 505" onCommit={(v) => set({ setting: v })} />
-        <CheckField name="only" label="significant only" checked={state.only} onChange={(v) => set({ only: v })} />
+          options={Object.entries(METRIC_LABELS).map(([value, label]) => ({ value, label }))} onChange={(v) => set({ metric: v , offset: 0 })} />
+        <DeferredTextField name="setting" label="Setting" value={state.setting} placeholder="e.g. 505" onCommit={(v) => set({ setting: v , offset: 0 })} />
+        <CheckField name="only" label="significant only" checked={state.only} onChange={(v) => set({ only: v , offset: 0 })} />
       </form>
       {unknownCommit ? (
         <div role="alert" className="state state-error" data-testid="unknown-commit">
@@ -196,10 +235,10 @@ export function ComparePage() {
             {fmtCodecs(compare.data.base.codecs)}. Head: {fmtCodecs(compare.data.head.codecs)}.
           </p>
           <p className="summary" data-testid="compare-summary">
-            <span className="badge badge-bad">{regressions} regressions</span>{' '}
-            <span className="badge badge-good">{improvements} improvements</span>
+            <span className="badge badge-bad">{counts.regressions} regressions</span>{' '}
+            <span className="badge badge-good">{counts.improvements} improvements</span>
             <span>
-              {compared} series compared
+              {counts.rows} rows ({state.only ? 'significant only, ' : ''}size and ratio in one row per series)
               {state.setting && ` (setting ${state.setting})`}: base {sideRef('base')}, head {sideRef('head')}
               {state.kind === 'machines' ? (
                 <>
@@ -210,8 +249,8 @@ export function ComparePage() {
               )}
             </span>
             <button type="button" className="btn btn-small" onClick={() => downloadText(`compare-${baseLabel}-${headLabel}.csv`, toCsv(
-              ['kind', 'base_ref', 'head_ref', state.kind === 'machines' ? 'commit' : 'machine', 'dataset', 'configuration', 'metric', 'base', 'head', 'delta_pct', 'p_value', 'significant', 'regression'],
-              rows.map((r) => [state.kind, state.base, state.head, state.kind === 'machines' ? state.commit : state.machine, r.dataset, r.configuration.label, r.metric, r.base, r.head, r.delta_pct, r.p_value, r.significant, r.regression]),
+              ['kind', 'base_ref', 'head_ref', state.kind === 'machines' ? 'commit' : 'machine', 'dataset', 'configuration', 'metric', 'base', 'head', 'delta_pct', 'delta_bytes', 'base_ratio', 'head_ratio', 'p_value', 'q_value', 'significant', 'regression'],
+              rows.map((r) => [state.kind, state.base, state.head, state.kind === 'machines' ? state.commit : state.machine, r.dataset, r.configuration.label, r.metric, r.base, r.head, r.delta_pct, r.delta_bytes ?? null, r.base_ratio ?? null, r.head_ratio ?? null, r.p_value, r.q_value ?? null, r.significant, r.regression]),
             ))}>CSV</button>
           </p>
           {rows.length === 0 ? (
@@ -220,15 +259,21 @@ export function ComparePage() {
               <Link to="/configurations">configurations</Link> measured on each side.
             </EmptyState>
           ) : (
-            <DataTable
-              testId="compare-table"
-              columns={columns}
-              rows={rows}
-              sort={state.sort}
-              onSort={(sort) => set({ sort }, { replace: true })}
-              rowKey={(r) => `${r.dataset}|${r.configuration.id}|${r.metric}`}
-              rowClass={(r) => (r.regression ? 'row-regression' : r.significant ? 'row-improvement' : undefined)}
-            />
+            <>
+              <Pager testId="compare-pager" offset={compare.data.offset ?? 0} count={rows.length} total={compare.data.total ?? rows.length}
+                onPage={(d) => set({ offset: Math.max(0, (compare.data?.offset ?? 0) + d * COMPARE_PAGE) })} />
+              {state.sort && <p className="muted">Sorted by a column within this page; clear the sort for the decided order over every row.</p>}
+              <DataTable
+                testId="compare-table"
+                columns={columns}
+                rows={rows}
+                sort={state.sort}
+                serverSorted={!state.sort}
+                onSort={(sort) => set({ sort }, { replace: true })}
+                rowKey={(r) => `${r.dataset}|${r.configuration.id}|${r.metric}`}
+                rowClass={(r) => (r.regression ? 'row-regression' : r.significant ? 'row-improvement' : undefined)}
+              />
+            </>
           )}
         </>
       )}

@@ -1,4 +1,4 @@
-import { bool, str } from '@/lib/url-state';
+import { bool, num, str } from '@/lib/url-state';
 
 export const compareSchema = {
   kind: str('commits'),
@@ -9,7 +9,10 @@ export const compareSchema = {
   dataset: str(),
   metric: str(),
   setting: str(),
-  sort: str('delta_pct'),
+  /** '' = the server's order: decided changes first; a column sorts the page shown */
+  sort: str(''),
+  /** first row of the page (server paging) */
+  offset: num(0),
   only: bool(false),
   /** codec series of both sides: a set name or series key; '' = the newest both have */
   codecs: str(),

@@ -1,5 +1,3 @@
-import type { CompareRow } from '@/types/api';
-
 export interface Selection {
   kind: string;
   base: string;
@@ -21,19 +19,4 @@ export function selectionProblem({ kind, base, head, commitCount }: Selection): 
     return `Base and head are the same commit (${base.slice(0, 10)}): choose an older base.`;
   }
   return null;
-}
-
-/** Rows the table shows: the setting filter (and "significant only") applied. */
-export function visibleRows(rows: readonly CompareRow[], setting: string, onlySignificant: boolean): CompareRow[] {
-  return rows.filter((r) => (!onlySignificant || r.significant) && (!setting || String(r.configuration.setting) === setting));
-}
-
-/** The summary above the table counts what the setting filter selects, not every series. */
-export function summarize(rows: readonly CompareRow[], setting: string): { regressions: number; improvements: number; compared: number } {
-  const scoped = visibleRows(rows, setting, false);
-  return {
-    regressions: scoped.filter((r) => r.regression).length,
-    improvements: scoped.filter((r) => r.significant && !r.regression).length,
-    compared: scoped.length,
-  };
 }

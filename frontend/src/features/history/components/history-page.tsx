@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useCommit } from '@/api/get-commit';
 import { Link } from 'react-router';
 import { useDimensions } from '@/api/get-dimensions';
-import { DeferredTextField, PageHeader, SelectField } from '@/components/ui/field';
+import { PageHeader, SelectField } from '@/components/ui/field';
+import { CommitSelect } from '@/components/ui/commit-select';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
 import { METRIC_LABELS, settingLabel } from '@/lib/format';
 import type { DimensionsView } from '@/api/get-dimensions';
@@ -178,8 +179,10 @@ export function HistoryPage() {
         <SelectField name="basket" label="Basket size" value={String(state.basket)} options={d.basket_sizes.map((v) => ({ value: String(v) }))} onChange={(v) => set({ basket: Number(v) })} />
         <SelectField name="threads" label="Threads" value={String(state.threads)} options={d.threads.map((v) => ({ value: String(v) }))} onChange={(v) => set({ threads: Number(v) })} />
         <SelectField name="mode" label="Mode" value={state.mode} options={d.modes.map((v) => ({ value: v }))} onChange={(v) => set({ mode: v })} />
-        <DeferredTextField name="from" label="From commit" value={state.from} placeholder="sha (Enter)" onCommit={(v) => set({ from: v })} />
-        <DeferredTextField name="to" label="To commit" value={state.to} placeholder="sha (Enter)" onCommit={(v) => set({ to: v })} />
+        <CommitSelect name="from" label="From commit" value={state.from} emptyLabel="the oldest" onChange={(v) => set({ from: v })} />
+        <CommitSelect name="to" label="To commit" value={state.to} emptyLabel="the newest" onChange={(v) => set({ to: v })} />
+        <SelectField name="xlabels" label="X axis" value={state.xlabels} options={[{ value: 'date', label: 'commit dates' }, { value: 'sha', label: 'short shas' }]}
+          onChange={(v) => set({ xlabels: v })} />
         <SelectField name="max" label="Max points" value={String(state.max)}
           options={[500, 1000, 2000, 5000, 10000].map((v) => ({ value: String(v) }))} onChange={(v) => set({ max: Number(v) })} />
         <CodecSeriesSelect value={state.codecs} series={order} emptyLabel="every codec series, each its own line"
@@ -237,7 +240,7 @@ export function HistoryPage() {
           // One x range for every metric's plot (linked axes), kept in the URL (?x=lo~hi).
           return ofMetric.length ? (
             <div key={m}>
-              <HistoryPlot metric={m} series={ofMetric} xRange={zoom}
+              <HistoryPlot metric={m} series={ofMetric} xRange={zoom} axisLabels={state.xlabels === 'sha' ? 'sha' : 'date'}
                 onPointClick={(l, sha) => setSelected({ index: l.index, codecKey: l.codecKey, sha })}
                 onXRange={(r) => set({ x: formatZoom(r) }, { replace: true })} context={contextLine(ofMetric, state)} />
               {line && selected && line.key.metric === m && (

@@ -7,6 +7,7 @@ import { fastScatter } from '@/lib/webgl';
 import type { History } from '@/types/api';
 import { lineStyle } from '../utils/codec-lines';
 import { isRegression, seriesColor, type SeriesKey } from '../utils/series';
+import { axisTicks, pointLabels, type AxisLabels, type AxisPoint } from '../utils/axis';
 import { xRangeOf, type XRange } from '../utils/zoom';
 
 
@@ -39,7 +40,10 @@ export function HistoryPlot({
   xRange,
   onXRange,
   context,
+  axisLabels = 'date',
 }: {
+  /** what the x ticks read: commit dates or short shas (positions stay git orders) */
+  axisLabels?: AxisLabels;
   metric: string;
   series: LoadedSeries[];
   onPointClick: (line: LoadedSeries, sha: string) => void;
@@ -116,6 +120,18 @@ export function HistoryPlot({
     }
   });
 
+  // Ticks over every line's commits; labels for releases and the newest commit of the first
+  // line that has them (several lines would repeat the same names).
+  const allPoints: AxisPoint[] = series.flatMap((s) => s.history.points);
+  const ticks = axisTicks(allPoints, axisLabels);
+  const firstPoints = series[0]?.history.points ?? [];
+  // a short line of releases already names them in its own text (below): label the newest only
+  const textNamed = firstPoints.length <= 50 && firstPoints.some((p) => p.codecs?.root_version);
+  const labels = pointLabels(firstPoints).filter((l) => !(textNamed && l.kind === 'release'));
+  const annotations = labels.length <= 20 ? labels.map((l) => ({
+    x: l.order, y: l.value, text: plotText(l.text), showarrow: true, arrowhead: 0, ax: 0, ay: l.kind === 'newest' ? 30 : -30,
+    font: { size: 11 }, bgcolor: 'rgba(255,255,255,0.8)',
+  })) : [];
   let [lo, hi] = [Infinity, -Infinity];
   for (const s of series) for (const p of s.history.points) [lo, hi] = [Math.min(lo, p.order), Math.max(hi, p.order)];
   const span = hi - lo;
@@ -154,15 +170,16 @@ export function HistoryPlot({
       })}
       layout={{
         xaxis: {
-          title: { text: 'commit (git order)' },
-          // a short history: one tick per commit (git orders are whole numbers)
-          ...(span <= 20 ? { tick0: 0, dtick: 1 } : {}),
+          title: { text: axisLabels === 'sha' ? 'commit (short sha; git order)' : 'commit date (git order)' },
+          // ticks at real commits, read as dates or shas; a zoom keeps plotly's own numbers
+          ...(xRange ? (span <= 20 ? { tick0: 0, dtick: 1 } : {}) : { tickmode: 'array' as const, tickvals: ticks.tickvals, ticktext: ticks.ticktext }),
           ...(xRange ? { range: [...xRange], autorange: false } : { autorange: true }),
         },
         yaxis: { title: { text: METRIC_LABELS[metric] ?? metric } },
         hovermode: 'closest',
         showlegend: true,
-        legend: { orientation: 'h', y: -0.2 },
+        legend: { orientation: 'h', y: -0.25 },
+        annotations,
       }}
     />
   );

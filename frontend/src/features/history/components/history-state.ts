@@ -12,6 +12,8 @@ export const historySchema = {
   max: num(2000),
   /** x range shared by every metric's plot: "lo~hi" in commit order */
   x: str(),
+  /** the x axis reads commit dates ('date') or short shas ('sha') */
+  xlabels: str('date'),
   /** codec series: '' = every series, each its own line; else a set name or series key */
   codecs: str(),
 };

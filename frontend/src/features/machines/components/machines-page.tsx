@@ -40,9 +40,21 @@ export function MachinesPage() {
       key: 'last_heartbeat',
       header: 'last heartbeat',
       value: (m) => m.last_heartbeat,
-      render: (m) => <span title={fmtDate(m.last_heartbeat)}>{fmtAge(m.last_heartbeat)}</span>,
+      render: (m) =>
+        m.last_heartbeat ? (
+          <span title={fmtDate(m.last_heartbeat)}>{fmtAge(m.last_heartbeat)}</span>
+        ) : (
+          <span className="muted" title="no worker has reported from this machine: its results were uploaded">
+            no worker (uploads)
+          </span>
+        ),
     },
-    { key: 'active', header: 'active', value: (m) => m.active, render: (m) => (m.active ? 'yes' : 'no') },
+    {
+      key: 'active',
+      header: 'current version',
+      value: (m) => m.active,
+      render: (m) => <span title="a changed fingerprint makes a new version; older ones keep their results">{m.active ? 'yes' : 'no (superseded)'}</span>,
+    },
     {
       key: 'result_count',
       header: 'results',

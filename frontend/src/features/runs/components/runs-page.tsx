@@ -88,7 +88,22 @@ export function RunsPage() {
       render: (r) => (r.stage === 'expired' ? <span title={r.log_tail ?? ''}>expired</span> : r.stage),
     },
     { key: 'progress', header: 'progress', value: (r) => r.progress, render: (r) => <ProgressBar value={r.progress ?? (r.status === 'succeeded' ? 1 : 0)} /> },
-    { key: 'trigger', header: 'trigger', value: (r) => r.trigger },
+    {
+      key: 'trigger',
+      header: 'trigger',
+      value: (r) => r.trigger,
+      render: (r) =>
+        r.change_commit && (r.change_ids ?? []).length > 0 ? (
+          <span>
+            {r.trigger}:{' '}
+            <Link to={`/changes?commit=${r.change_commit}&all=1&status=any`} data-testid="run-cause">
+              {(r.change_ids ?? []).length} change{(r.change_ids ?? []).length === 1 ? '' : 's'} at {r.change_commit.slice(0, 10)}
+            </Link>
+          </span>
+        ) : (
+          r.trigger
+        ),
+    },
     { key: 'created_at', header: 'queued', value: (r) => r.created_at, render: (r) => fmtAge(r.created_at) },
     { key: 'result_count', header: 'results', value: (r) => r.result_count, numeric: true },
     {

@@ -180,6 +180,8 @@ export function TradeoffPage() {
           },
           annotations,
           hovermode: 'closest',
+          // several machines: a legend row under the plot (wraps) instead of a scrolled column
+          ...(machines.length > 1 ? { legend: { orientation: 'h' as const, y: -0.18, yanchor: 'top' as const } } : {}),
         }}
       />
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlotPoint } from './relative';
-import { buildTraces, clickedPoint } from './traces';
+import { buildTraces, clickedPoint, pointText } from './traces';
 
 function p(setting: number, ratio: number, compress: number | null): PlotPoint {
   return {
@@ -37,5 +37,12 @@ describe('buildTraces', () => {
     expect(clickedPoint(cd('baseline · a'))).toEqual({ baseline: true, series: 0, setting: 101 });
     expect(clickedPoint(undefined)).toBeNull();
     expect(clickedPoint(['x', 'm', 505])).toBeNull();
+  });
+});
+
+describe('point labels', () => {
+  it('name the machine when several share the plot', () => {
+    expect(pointText(505, 'haswell-01', false)).toBe('ZSTD-5');
+    expect(pointText(505, 'haswell-01', true)).toBe('ZSTD-5 · haswell-01');
   });
 });

@@ -88,15 +88,20 @@ function labelPositions(current: MachineSeries[], key: SpeedKey): Map<string, La
   const padX = (x1 - x0) * 0.05 || 0.5;
   const padY = (y1 - y0) * 0.05 || 0.5;
   const placed = placeLabels(
-    pts.map(({ p }, i) => ({
+    pts.map(({ s, p }, i) => ({
       px: toPixels(xs[i] ?? 0, x0 - padX, x1 + padX, AREA.width),
       py: toPixels(ys[i] ?? 0, y0 - padY, y1 + padY, AREA.height, true),
-      text: settingLabel(p.setting),
+      text: pointText(p.setting, s.machine, current.length > 1),
     })),
     AREA.width,
     AREA.height,
   );
   return new Map(pts.map(({ s, p }, i) => [`${s.machine}|${p.setting}`, placed[i] ?? null]));
+}
+
+/** A point's label: its setting, and with several machines on the plot, whose it is. */
+export function pointText(setting: number, machine: string, manyMachines: boolean): string {
+  return manyMachines ? `${settingLabel(setting)} · ${machine}` : settingLabel(setting);
 }
 
 export function buildTraces(
@@ -133,7 +138,7 @@ export function buildTraces(
         x: group.map((p) => p.ratio),
         y: group.map((p) => speedOf(p, key)),
         // full setting names, placed apart; a point with no free spot is named on hover only
-        text: group.map((p, i) => (where[i] ? settingLabel(p.setting) : '')),
+        text: group.map((p, i) => (where[i] ? plotText(pointText(p.setting, series.machine, current.length > 1)) : '')),
         textposition: where.map((w) => w ?? 'top center') as unknown as 'top center',
         textfont: { size: 10, color: algColor(alg) },
         marker: { color: algColor(alg), size: 9, symbol: SYMBOLS[mi % SYMBOLS.length] },
