@@ -3,6 +3,7 @@
 #include "rzbench/codecs.hpp"
 #include "rzbench/corpus.hpp"
 #include "rzbench/codec_versions.hpp"
+#include "rzbench/digest.hpp"
 #include "rzbench/fingerprint.hpp"
 #include "rzbench/report.hpp"
 #include "rzbench/runner.hpp"
@@ -38,6 +39,7 @@ const char *kUsage =
    "                [--json FILE] [--csv FILE] [--markdown FILE] [--quiet] [--root-commit SHA]\n"
    "                [--context-json JSON] [--progress]\n"
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
+   "  rzbench digest --corpus FILE.bbc [--settings ...] [--preconditioners ...] [--json FILE]\n"
    "  rzbench synth NAME -o FILE.bbc\n"
    "  rzbench fingerprint\n"
    "  rzbench version\n";
@@ -104,6 +106,31 @@ private:
    size_t i_ = 0;
 };
 
+std::vector<int> parse_settings(const std::string &list)
+{
+   std::vector<int> out;
+   for (const auto &s : split(list)) {
+      const int v = static_cast<int>(parse_int(s, "setting", 0, 599));
+      const std::string err = check_setting(v);
+      if (!err.empty())
+         throw UsageError(err);
+      out.push_back(v);
+   }
+   return out;
+}
+
+std::vector<Preconditioner> parse_preconditioners(const std::string &list)
+{
+   std::vector<Preconditioner> out;
+   for (const auto &s : split(list)) {
+      Preconditioner p;
+      if (!parse_preconditioner(s, p))
+         throw UsageError("unknown preconditioner '" + s + "'");
+      out.push_back(p);
+   }
+   return out;
+}
+
 int cmd_bench(Args &a)
 {
    RunOptions o;
@@ -126,22 +153,9 @@ int cmd_bench(Args &a)
                throw UsageError("unknown synthetic dataset '" + n + "'");
          }
       } else if (opt == "--settings") {
-         o.settings.clear();
-         for (const auto &s : split(a.value(opt))) {
-            const int v = static_cast<int>(parse_int(s, "setting", 0, 599));
-            const std::string err = check_setting(v);
-            if (!err.empty())
-               throw UsageError(err);
-            o.settings.push_back(v);
-         }
+         o.settings = parse_settings(a.value(opt));
       } else if (opt == "--preconditioners") {
-         o.preconditioners.clear();
-         for (const auto &s : split(a.value(opt))) {
-            Preconditioner p;
-            if (!parse_preconditioner(s, p))
-               throw UsageError("unknown preconditioner '" + s + "'");
-            o.preconditioners.push_back(p);
-         }
+         o.preconditioners = parse_preconditioners(a.value(opt));
       } else if (opt == "--dictionary-sizes") {
          o.dictionary_sizes.clear();
          for (const auto &s : split(a.value(opt))) {
@@ -264,6 +278,34 @@ int cmd_verify(Args &a)
    return v["failures"].empty() ? 0 : 1;
 }
 
+int cmd_digest(Args &a)
+{
+   std::string corpus, json_out = "-";
+   std::vector<int> settings{101, 404, 505};
+   std::vector<Preconditioner> pres{Preconditioner::kNone};
+   while (!a.done()) {
+      const std::string opt = a.next();
+      if (opt == "--corpus")
+         corpus = a.value(opt);
+      else if (opt == "--settings")
+         settings = parse_settings(a.value(opt));
+      else if (opt == "--preconditioners")
+         pres = parse_preconditioners(a.value(opt));
+      else if (opt == "--json")
+         json_out = a.value(opt);
+      else
+         throw UsageError("unknown option '" + opt + "'");
+   }
+   if (corpus.empty())
+      throw UsageError("digest needs --corpus FILE.bbc");
+   const json v = digest_dataset(read_corpus(corpus), settings, pres);
+   write_output(json_out, v.dump(2) + "\n");
+   for (const auto &r : v["results"])
+      if (!r["roundtrip_ok"].get<bool>())
+         return 1;
+   return 0;
+}
+
 int cmd_synth(Args &a)
 {
    std::string name, out;
@@ -301,6 +343,8 @@ int main(int argc, char **argv)
          return cmd_verify(args);
       if (cmd == "synth")
          return cmd_synth(args);
+      if (cmd == "digest")
+         return cmd_digest(args);
       if (cmd == "fingerprint") {
          std::cout << machine_fingerprint().dump(2) << "\n";
          return 0;
