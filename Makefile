@@ -61,6 +61,7 @@ lint: venv frontend-deps
 
 test: setup services
 	$(MAKE) harness-test
+	$(MAKE) test-aarch64
 	$(MAKE) lint
 	$(MAKE) test-python
 	$(MAKE) frontend-test

@@ -24,3 +24,9 @@ harness-build-asan:
 harness-test: harness-build harness-build-asan
 	cd $(HARNESS_DIR)/build && ctest --output-on-failure -j$(HARNESS_JOBS)
 	cd $(HARNESS_DIR)/build-asan && $(SANITIZER_ENV) ctest --output-on-failure -j$(HARNESS_JOBS)
+
+# The aarch64 (ARMv8) build, cross-compiled and run under qemu-user: ctest and a byte-exact
+# comparison with the x86_64 build on the real ROOT files (bench-harness/scripts/test_aarch64.sh).
+.PHONY: test-aarch64
+test-aarch64: harness-build venv
+	bash $(HARNESS_DIR)/scripts/test_aarch64.sh

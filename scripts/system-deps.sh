@@ -9,6 +9,10 @@ DEB_PKGS=(build-essential cmake pkg-config zlib1g-dev liblzma-dev liblz4-dev lib
 if [[ "${BASKETBENCH_TEST_DEPS:-1}" == "1" ]]; then
   DEB_PKGS+=(chromium docker-compose valgrind postgresql redis-server)
   DEB_PKGS+=(libbenchmark-dev)  # a real Google Benchmark binary for the gbench ingest tests
+  # make test-aarch64: the cross compiler, qemu-user and the arm64 codec libraries (multiarch).
+  DEB_PKGS+=(g++-aarch64-linux-gnu qemu-user ccache)
+  ARM64_PKGS=(zlib1g-dev liblzma-dev liblz4-dev libzstd-dev libxxhash-dev libgtest-dev)
+  DEB_PKGS+=("${ARM64_PKGS[@]/%/:arm64}")
 fi
 BREW_PKGS=(cmake pkg-config zlib xz lz4 zstd xxhash nlohmann-json googletest)
 
@@ -25,6 +29,9 @@ done
 echo "installing system packages: ${missing[*]}"
 if [[ $(id -u) -eq 0 ]]; then SUDO=""; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo"; else
   echo "missing packages; run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2; exit 1
+fi
+if [[ " ${missing[*]}" == *":arm64"* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  $SUDO dpkg --add-architecture arm64
 fi
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"

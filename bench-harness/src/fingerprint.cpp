@@ -42,6 +42,8 @@ const char *backend_name()
 {
 #ifdef RZBENCH_BACKEND_ROOT
    return "root";
+#elif defined(RZBENCH_FAULT_NAME)
+   return "rootcompat-FAULT-" RZBENCH_FAULT_NAME; // a test build that writes wrong bytes
 #else
    return "rootcompat";
 #endif

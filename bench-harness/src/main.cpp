@@ -3,6 +3,7 @@
 #include "rzbench/codecs.hpp"
 #include "rzbench/corpus.hpp"
 #include "rzbench/codec_versions.hpp"
+#include "rzbench/digest.hpp"
 #include "rzbench/fingerprint.hpp"
 #include "rzbench/report.hpp"
 #include "rzbench/runner.hpp"
@@ -41,6 +42,7 @@ const char *kUsage =
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
    "  rzbench sizes [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]|all] [--settings 101,505]\n"
    "                [--preconditioners none] [--json FILE] [--progress]\n"
+   "  rzbench digest --corpus FILE.bbc [--settings ...] [--preconditioners ...] [--json FILE]\n"
    "  rzbench synth NAME -o FILE.bbc\n"
    "  rzbench fingerprint\n"
    "  rzbench version\n";
@@ -107,6 +109,31 @@ private:
    size_t i_ = 0;
 };
 
+std::vector<int> parse_settings(const std::string &list)
+{
+   std::vector<int> out;
+   for (const auto &s : split(list)) {
+      const int v = static_cast<int>(parse_int(s, "setting", 0, 599));
+      const std::string err = check_setting(v);
+      if (!err.empty())
+         throw UsageError(err);
+      out.push_back(v);
+   }
+   return out;
+}
+
+std::vector<Preconditioner> parse_preconditioners(const std::string &list)
+{
+   std::vector<Preconditioner> out;
+   for (const auto &s : split(list)) {
+      Preconditioner p;
+      if (!parse_preconditioner(s, p))
+         throw UsageError("unknown preconditioner '" + s + "'");
+      out.push_back(p);
+   }
+   return out;
+}
+
 int cmd_bench(Args &a)
 {
    RunOptions o;
@@ -129,22 +156,9 @@ int cmd_bench(Args &a)
                throw UsageError("unknown synthetic dataset '" + n + "'");
          }
       } else if (opt == "--settings") {
-         o.settings.clear();
-         for (const auto &s : split(a.value(opt))) {
-            const int v = static_cast<int>(parse_int(s, "setting", 0, 599));
-            const std::string err = check_setting(v);
-            if (!err.empty())
-               throw UsageError(err);
-            o.settings.push_back(v);
-         }
+         o.settings = parse_settings(a.value(opt));
       } else if (opt == "--preconditioners") {
-         o.preconditioners.clear();
-         for (const auto &s : split(a.value(opt))) {
-            Preconditioner p;
-            if (!parse_preconditioner(s, p))
-               throw UsageError("unknown preconditioner '" + s + "'");
-            o.preconditioners.push_back(p);
-         }
+         o.preconditioners = parse_preconditioners(a.value(opt));
       } else if (opt == "--dictionary-sizes") {
          o.dictionary_sizes.clear();
          for (const auto &s : split(a.value(opt))) {
@@ -294,22 +308,9 @@ int cmd_sizes(Args &a)
                throw UsageError("unknown synthetic dataset '" + n + "'");
          }
       } else if (opt == "--settings") {
-         settings.clear();
-         for (const auto &s : split(a.value(opt))) {
-            const int v = static_cast<int>(parse_int(s, "setting", 0, 599));
-            const std::string err = check_setting(v);
-            if (!err.empty())
-               throw UsageError(err);
-            settings.push_back(v);
-         }
+         settings = parse_settings(a.value(opt));
       } else if (opt == "--preconditioners") {
-         preconditioners.clear();
-         for (const auto &s : split(a.value(opt))) {
-            Preconditioner p;
-            if (!parse_preconditioner(s, p))
-               throw UsageError("unknown preconditioner '" + s + "'");
-            preconditioners.push_back(p);
-         }
+         preconditioners = parse_preconditioners(a.value(opt));
       } else if (opt == "--json")
          json_out = a.value(opt);
       else if (opt == "--progress")
@@ -329,6 +330,34 @@ int cmd_sizes(Args &a)
    for (const auto &n : synthetic)
       datasets.push_back(branch_sizes(make_synthetic(n), configs, progress ? print_branch_progress : nullptr));
    write_output(json_out, json{{"datasets", datasets}}.dump(2) + "\n");
+   return 0;
+}
+
+int cmd_digest(Args &a)
+{
+   std::string corpus, json_out = "-";
+   std::vector<int> settings{101, 404, 505};
+   std::vector<Preconditioner> pres{Preconditioner::kNone};
+   while (!a.done()) {
+      const std::string opt = a.next();
+      if (opt == "--corpus")
+         corpus = a.value(opt);
+      else if (opt == "--settings")
+         settings = parse_settings(a.value(opt));
+      else if (opt == "--preconditioners")
+         pres = parse_preconditioners(a.value(opt));
+      else if (opt == "--json")
+         json_out = a.value(opt);
+      else
+         throw UsageError("unknown option '" + opt + "'");
+   }
+   if (corpus.empty())
+      throw UsageError("digest needs --corpus FILE.bbc");
+   const json v = digest_dataset(read_corpus(corpus), settings, pres);
+   write_output(json_out, v.dump(2) + "\n");
+   for (const auto &r : v["results"])
+      if (!r["roundtrip_ok"].get<bool>())
+         return 1;
    return 0;
 }
 
@@ -371,6 +400,8 @@ int main(int argc, char **argv)
          return cmd_synth(args);
       if (cmd == "sizes")
          return cmd_sizes(args);
+      if (cmd == "digest")
+         return cmd_digest(args);
       if (cmd == "fingerprint") {
          std::cout << machine_fingerprint().dump(2) << "\n";
          return 0;

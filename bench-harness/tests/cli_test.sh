@@ -90,4 +90,12 @@ grep -q 'no basket data' "$T/rc_err.txt" || fail "empty corpus message"
 # verify on a corpus without ROOT-compressed baskets: nothing to decode, exit 0
 "$RZ" verify --corpus "$T/tfloat.bbc" --json "$T/verify.json" > /dev/null
 grep -q '"baskets": 0' "$T/verify.json" || fail "verify json"
+# digest: sizes and a hash of every compressed byte, deterministic, no timing; bad input exits 2
+"$RZ" digest --corpus "$T/tfloat.bbc" --settings 101,404 --preconditioners none,shuffle --json "$T/d1.json"
+"$RZ" digest --corpus "$T/tfloat.bbc" --settings 101,404 --preconditioners none,shuffle --json "$T/d2.json"
+cmp -s "$T/d1.json" "$T/d2.json" || fail "digest is not deterministic"
+[ "$(grep -c '"roundtrip_ok": true' "$T/d1.json")" -eq 4 ] || fail "digest: 4 round trips expected"
+grep -q '"xxh64": "[0-9a-f]\{16\}"' "$T/d1.json" || fail "digest: no xxh64"
+set +e; "$RZ" digest --corpus "$T/tfloat.bbc" --settings 1000 > /dev/null 2>&1; rc=$?; set -e
+[ "$rc" -eq 2 ] || fail "digest with a bad setting: exit $rc, expected 2"
 echo "cli ok"

@@ -296,6 +296,43 @@ def test_worker_packages_exist_in_debian() -> None:
         assert set(packages) <= known, f"not Debian packages: {sorted(set(packages) - known)}"
 
 
+def _arm64_known() -> bool:
+    if shutil.which("dpkg") is None:
+        return False
+    foreign = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True,
+                             text=True, check=False).stdout.split()
+    return "arm64" in foreign
+
+
+@pytest.mark.skipif(not _arm64_known(), reason="needs Debian's arm64 package lists "
+                    "(make system-deps adds the architecture for make test-aarch64)")
+def test_worker_image_builds_for_arm64() -> None:
+    """The worker image is multi-platform: its base (the official python slim image) is
+    published for linux/arm64, and every Debian package it installs exists for arm64 too, so
+    `docker buildx build --platform linux/arm64 -f docker/worker.Dockerfile .` has what it
+    needs (the harness itself is cross-built and run for aarch64 by make test-aarch64)."""
+    worker = parse(REPO / "docker" / "worker.Dockerfile")
+    for ins in worker.of("RUN"):
+        if "apt-get install" not in ins.value:
+            continue
+        tail = ins.value.split("apt-get install", 1)[1].split("&&")[0]
+        packages = [w for w in tail.split() if not w.startswith("-")]
+        # arm64 builds, plus the architecture-independent packages (ca-certificates, headers).
+        shown = subprocess.run(
+            ["apt-cache", "show", "--no-all-versions", *(f"{p}:arm64" for p in packages),
+             *packages],
+            capture_output=True, text=True, check=False,
+        )
+        stanzas = shown.stdout.split("\n\n")
+        arm = {m.group(1) for st in stanzas
+               if (m := re.search(r"^Package: (\S+)$", st, flags=re.M))
+               and re.search(r"^Architecture: (arm64|all)$", st, flags=re.M)}
+        assert set(packages) <= arm, f"not available for arm64: {sorted(set(packages) - arm)}"
+    # No instruction pins the image to one architecture.
+    text = (REPO / "docker" / "worker.Dockerfile").read_text()
+    assert "--platform" not in text and "amd64" not in text and "x86_64" not in text
+
+
 def test_more_hadolint_rules(dockerfile: Dockerfile) -> None:
     """DL3004 no sudo, DL3005 no apt-get upgrade, DL3003 WORKDIR instead of cd,
     DL4000 no MAINTAINER, DL3020 COPY not ADD (above), one CMD / ENTRYPOINT per stage."""

@@ -18,6 +18,16 @@ uint8_t lz4_version_byte()
    return static_cast<uint8_t>(LZ4_versionNumber() / (100 * 100));
 }
 
+// ROOT stores XXH64's canonical (big-endian) form; the fault build stores it little-endian.
+constexpr int checksum_byte(int i)
+{
+#if defined(RZBENCH_FAULT_CHECKSUM_BYTE_ORDER)
+   return kLz4ChecksumSize - 1 - i;
+#else
+   return i;
+#endif
+}
+
 int zip_lz4(int level, const uint8_t *src, int n, uint8_t *tgt, int cap)
 {
    if (cap <= kPayloadOffset)
@@ -34,7 +44,7 @@ int zip_lz4(int level, const uint8_t *src, int n, uint8_t *tgt, int cap)
    write_header(tgt, 'L', '4', lz4_version_byte(), static_cast<uint32_t>(produced + kLz4ChecksumSize),
                 static_cast<uint32_t>(n));
    for (int i = 0; i < kLz4ChecksumSize; ++i)
-      tgt[kHeaderSize + i] = sum.digest[i];
+      tgt[kHeaderSize + i] = sum.digest[checksum_byte(i)];
    return produced + kPayloadOffset;
 }
 
@@ -50,7 +60,7 @@ int unzip_lz4(const uint8_t *blk, int size, uint8_t *tgt, int cap, const char **
    }
    XXH64_canonical_t stored;
    for (int i = 0; i < kLz4ChecksumSize; ++i)
-      stored.digest[i] = blk[kHeaderSize + i];
+      stored.digest[checksum_byte(i)] = blk[kHeaderSize + i];
    const int payload = size - kPayloadOffset;
    if (XXH64(blk + kPayloadOffset, static_cast<size_t>(payload), 0) != XXH64_hashFromCanonical(&stored)) {
       *err = "lz4: XXH64 checksum mismatch (corrupt block)";
