@@ -115,6 +115,9 @@ class Settings(BaseSettings):
     detection_fdr: float = 0.05
     detection_confirm_runs: int = 2
     """Reruns of the suspect commit and of its parent each, interleaved; 0 = none."""
+    detection_count_threshold: float = 0.5
+    """Instruction counts (issue 23): a change of more than this many % is a code change from
+    one run, no reruns (services/detection/counts.py)."""
     notify_webhook_url: str | None = None
     """Slack / Mattermost compatible incoming-webhook URL for confirmed changes."""
     notify_attempts: int = 6

@@ -196,21 +196,17 @@ def merge_counts(
     doc["machine"]["valgrind"] = version
 
 
-def run_counted(
-    binary: Path,
-    bench_arguments: list[str],
-    doc: dict[str, Any],
-    *,
-    timeout: float | None = None,
-) -> None:
-    """Count the configurations of bench_arguments (the timed run's own arguments) and merge the
-    counts into doc, the timed run's document."""
-    version = valgrind_version()
+def count_results(
+    binary: Path, bench_arguments: list[str], *, timeout: float | None = None
+) -> tuple[dict[str, Any], dict[tuple[int, str], PassCounts]]:
+    """Run `rzbench bench ARGS --count` under callgrind: its document (results without speeds)
+    and the counts per (result index, operation)."""
+    valgrind = valgrind_path()
     with tempfile.TemporaryDirectory(prefix="rzbench-count-") as tmp:
         directory = Path(tmp)
         count_json = directory / "count.json"
         argv = [
-            valgrind_path(),
+            valgrind,
             *callgrind_arguments(directory / "callgrind.out"),
             str(binary),
             "bench",
@@ -227,5 +223,19 @@ def run_counted(
             messages = [ln for ln in proc.stderr.splitlines() if not ln.startswith("==")]
             detail = "\n".join(messages[-10:]).strip() or f"exit code {proc.returncode}"
             raise CountingError(f"counting under valgrind failed: {detail}")
-        count_doc = json.loads(count_json.read_text())
-        merge_counts(doc, count_doc, read_dumps(directory), version)
+        count_doc: dict[str, Any] = json.loads(count_json.read_text())
+        return count_doc, read_dumps(directory)
+
+
+def run_counted(
+    binary: Path,
+    bench_arguments: list[str],
+    doc: dict[str, Any],
+    *,
+    timeout: float | None = None,
+) -> None:
+    """Count the configurations of bench_arguments (the timed run's own arguments) and merge the
+    counts into doc, the timed run's document."""
+    version = valgrind_version()
+    count_doc, counts = count_results(binary, bench_arguments, timeout=timeout)
+    merge_counts(doc, count_doc, counts, version)

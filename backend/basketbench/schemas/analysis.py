@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 
 from basketbench.schemas.catalog import ConfigurationOut, MachineRef
 
-Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"]
+Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps",
+                 "compress_instructions_per_mb", "decompress_instructions_per_mb"]
 
 
 class CodecSetOut(BaseModel):

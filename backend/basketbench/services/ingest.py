@@ -68,6 +68,7 @@ class Batch:
     target: Target = field(default_factory=Target)
     # (set, ROOT release, library versions): the document's `codecs`, else host + fingerprint's
     codecs: tuple[str, str | None, dict[str, str]] | None = None
+    load: dict[str, Any] | None = None  # the document's `load` (harness/noise.py)
 
 
 def document_hash(doc: Any, target: Target) -> str:
@@ -106,6 +107,7 @@ def harness_batch(doc: Any, target: Target) -> Batch:
         tool=f"{doc['tool']['name']} {doc['tool']['version']}", backend=doc["backend"],
         root_commit=doc.get("root_commit"), parameters=doc["parameters"], target=target,
         codecs=codec_service.codecs_of_document(doc),
+        load=doc.get("load"),
     )
     return batch
 
@@ -114,6 +116,21 @@ STAT_KEYS = ("median", "min", "max", "mean", "stddev", "cv", "n", "samples")
 
 
 _NO_STATS = (None,) * len(STAT_KEYS)
+
+
+COUNT_COLUMNS = {
+    "c_instructions": "compress_instructions",
+    "c_instructions_per_mb": "compress_instructions_per_mb",
+    "c_cycles_per_mb": "compress_estimated_cycles_per_mb",
+    "d_instructions": "decompress_instructions",
+    "d_instructions_per_mb": "decompress_instructions_per_mb",
+    "d_cycles_per_mb": "decompress_estimated_cycles_per_mb",
+}
+
+
+def _counts(result: dict[str, Any]) -> tuple[Any, ...]:
+    """The instruction-count columns (harness/counting.py), NULL for uncounted results."""
+    return tuple(result.get(field) for field in COUNT_COLUMNS.values())
 
 
 def _stats(stats: dict[str, Any] | None) -> tuple[Any, ...]:
@@ -311,7 +328,8 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         commit_id=commit.id, machine_id=machine.id, tool=batch.tool, backend=batch.backend,
         root_commit=batch.root_commit, parameters=batch.parameters,
         result_count=len(batch.results), created_at=batch.created_at,
-        codec_set_id=codec_set.id,
+        codec_set_id=codec_set.id, load=batch.load,
+        busy=bool(batch.load["busy"]) if batch.load else None,
     )
     session.add(document)
     try:
@@ -334,7 +352,7 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         (*ids, ds_ids[r["dataset"]], conf_ids[key],
          r.get("uncompressed_bytes"), r.get("compressed_bytes"), r.get("ratio"),
          bool(r.get("roundtrip_ok", True)), r.get("error"), r.get("dictionary_train_ms"),
-         *_stats(r.get(c_metric)), *_stats(r.get(d_metric)))
+         *_stats(r.get(c_metric)), *_stats(r.get(d_metric)), *_counts(r))
         for r, key in zip(results, keys, strict=True)]
     try:
         _bulk_insert(session, rows)
@@ -363,6 +381,7 @@ COPY_TYPES = {
     "roundtrip_ok": "bool", "error": "text", "dictionary_train_ms": "float8",
     **dict(zip([f"c_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
     **dict(zip([f"d_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
+    **{c: "int8" if c.endswith("_instructions") else "float8" for c in COUNT_COLUMNS},
 }
 RESULT_COLUMNS = tuple(COPY_TYPES)
 
