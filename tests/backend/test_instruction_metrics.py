@@ -65,6 +65,7 @@ def test_counts_stored_and_shown_in_history_and_compare(client, auth, session):
     cmp = client.get(f"/api/v1/compare?base_commit={shas[0]}&head_commit={shas[1]}"
                      "&machine=bench-01&metric=decompress_instructions_per_mb")
     assert cmp.status_code == 200, cmp.text
+    assert (cmp.json()["base"]["busy"], cmp.json()["head"]["busy"]) == (False, True)
     rows = {r["configuration"]["setting"]: r for r in cmp.json()["rows"]}
     assert set(rows) == set(D_IPMB)
     # near-exact: the 1 % count change is a change from one run; the others did not move
@@ -79,5 +80,6 @@ def test_uncounted_documents_have_no_count_rows(client, auth):
     assert client.post("/api/v1/results", json=document(commit=s), headers=auth).status_code == 201
     cmp = client.get(f"/api/v1/compare?base_commit={s}&head_commit={s}&machine=bench-01")
     assert cmp.status_code == 200, cmp.text
+    assert cmp.json()["base"]["busy"] is None  # no load recorded
     assert {r["metric"] for r in cmp.json()["rows"]} == {
         "ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"}

@@ -135,6 +135,9 @@ class CompareSide(BaseModel):
     commit: str
     machine: MachineRef
     codecs: CodecSetOut | None = None
+    busy: bool | None = None
+    """A run of this side was made on a busy machine (its document's load, harness/noise.py):
+    its speeds say little, its instruction counts stay exact; null: load not recorded."""
 
 
 class CompareRow(BaseModel):

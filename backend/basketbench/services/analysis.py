@@ -11,7 +11,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 import orjson
-from sqlalchemy import Float, Text, bindparam, cast, func, null, select
+from sqlalchemy import Float, Integer, Text, bindparam, cast, func, null, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
@@ -710,11 +710,18 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                 "dataset": dataset, "configuration": configuration, "metric": met,
                 "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
                 "q_value": q_value, "significant": significant, "regression": regression})
-    return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb),
-                                codecs=base_choice.shown).model_dump(),
-            "head": CompareSide(commit=ch.sha, machine=machine_ref(mh),
-                                codecs=head_choice.shown).model_dump(),
+    return {"base": CompareSide(commit=cb.sha, machine=machine_ref(mb), codecs=base_choice.shown,
+                                busy=_busy(session, cb.id, mb.id)).model_dump(),
+            "head": CompareSide(commit=ch.sha, machine=machine_ref(mh), codecs=head_choice.shown,
+                                busy=_busy(session, ch.id, mh.id)).model_dump(),
             "rows": rows, "mode": mode, "codec_series": in_both}
+
+
+def _busy(session: Session, commit_id: int, machine_id: int) -> bool | None:
+    """Whether any document of this commit and machine was measured on a busy machine."""
+    flag = session.scalar(select(func.max(cast(ResultDocument.busy, Integer))).where(
+        ResultDocument.commit_id == commit_id, ResultDocument.machine_id == machine_id))
+    return None if flag is None else bool(flag)
 
 
 def _min_effect(settings: Settings | None, tag: str, dataset: str, label: str,

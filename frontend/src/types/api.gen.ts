@@ -837,6 +837,8 @@ export interface components {
             commit: string;
             machine: components["schemas"]["MachineRef"];
             codecs?: components["schemas"]["CodecSetOut"] | null;
+            /** Busy */
+            busy?: boolean | null;
         };
         /** ConfigurationOut */
         ConfigurationOut: {
@@ -3229,7 +3231,7 @@ export interface operations {
             query: {
                 machine: string;
                 dataset: string;
-                metric?: "ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps";
+                metric?: "ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps" | "compress_instructions_per_mb" | "decompress_instructions_per_mb";
                 configuration_id?: number | null;
                 setting?: number | null;
                 codec?: string | null;
@@ -3398,7 +3400,7 @@ export interface operations {
                 head_machine?: string | null;
                 commit?: string | null;
                 dataset?: string | null;
-                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps" | "compress_instructions_per_mb" | "decompress_instructions_per_mb") | null;
                 only_significant?: boolean;
                 format?: string | null;
                 /** @description codec series key or set name for both sides; default: the head's newest series */
@@ -3700,7 +3702,7 @@ export interface operations {
                 dataset?: string | null;
                 setting?: number | null;
                 configuration_id?: number | null;
-                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps" | "compress_instructions_per_mb" | "decompress_instructions_per_mb") | null;
                 direction?: ("regression" | "improvement") | null;
                 commit?: string | null;
                 commit_from?: string | null;
