@@ -16,6 +16,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config git ca-certificates \
       zlib1g-dev liblzma-dev liblz4-dev libzstd-dev libxxhash-dev nlohmann-json3-dev \
+      valgrind \
  && rm -rf /var/lib/apt/lists/*
 # Pinned codec sets (builtin, named) build zstd / lz4 / xz from Debian's source packages:
 # the deb-src lines for bullseye / bookworm / trixie, written by the same script a host worker

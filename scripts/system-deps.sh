@@ -3,11 +3,12 @@
 # On macOS, use brew; elsewhere without root, print the exact command and stop.
 set -euo pipefail
 DEB_PKGS=(build-essential cmake pkg-config zlib1g-dev liblzma-dev liblz4-dev libzstd-dev
-          libxxhash-dev nlohmann-json3-dev libgtest-dev zstd lz4 git python3-venv)
+          libxxhash-dev nlohmann-json3-dev libgtest-dev zstd lz4 git python3-venv
+          valgrind)  # callgrind counts (basketbench run --instructions) and its client-request headers
 # Browser tests, static compose validation and the real PostgreSQL / Redis of the
 # integration tests only matter for `make test` (the demo runs on SQLite, without a broker).
 if [[ "${BASKETBENCH_TEST_DEPS:-1}" == "1" ]]; then
-  DEB_PKGS+=(chromium docker-compose valgrind postgresql redis-server)
+  DEB_PKGS+=(chromium docker-compose postgresql redis-server)
   DEB_PKGS+=(libbenchmark-dev)  # a real Google Benchmark binary for the gbench ingest tests
   # make test-aarch64: the cross compiler, qemu-user and the arm64 codec libraries (multiarch).
   DEB_PKGS+=(g++-aarch64-linux-gnu qemu-user ccache)

@@ -4,6 +4,7 @@
 #include "rzbench/corpus.hpp"
 #include "rzbench/codec_versions.hpp"
 #include "rzbench/digest.hpp"
+#include "rzbench/counting.hpp"
 #include "rzbench/fingerprint.hpp"
 #include "rzbench/report.hpp"
 #include "rzbench/runner.hpp"
@@ -38,7 +39,7 @@ const char *kUsage =
    "                [--dictionary-sizes 0,16384] [--basket-sizes 0,4096] [--modes basket,rac-sequential,rac-random]\n"
    "                [--threads 1,2] [--min-samples 9] [--target-ms 100] [--memcpy|--no-memcpy]\n"
    "                [--json FILE] [--csv FILE] [--markdown FILE] [--quiet] [--root-commit SHA]\n"
-   "                [--context-json JSON] [--progress]\n"
+   "                [--context-json JSON] [--progress] [--count]\n"
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
    "  rzbench sizes [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]|all] [--settings 101,505]\n"
    "                [--preconditioners none] [--json FILE] [--progress]\n"
@@ -206,6 +207,8 @@ int cmd_bench(Args &a)
          quiet = true;
       else if (opt == "--progress")
          o.progress = true;
+      else if (opt == "--count")
+         o.count = true;
       else if (opt == "--root-commit")
          root_commit = a.value(opt);
       else if (opt == "--context-json") {
@@ -222,6 +225,11 @@ int cmd_bench(Args &a)
    }
    if (corpora.empty() && synthetic.empty())
       synthetic = synthetic_names();
+   if (o.count && !counting_compiled())
+      throw UsageError("--count: this rzbench was built without valgrind's headers (install valgrind, rebuild)");
+   if (o.count && !running_under_valgrind())
+      throw UsageError("--count must run under valgrind --tool=callgrind --instr-atstart=no "
+                       "(`basketbench run --instructions` starts it so)");
 
    std::vector<Dataset> datasets;
    for (const auto &p : corpora)

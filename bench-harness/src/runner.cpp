@@ -1,6 +1,7 @@
 #include "rzbench/runner.hpp"
 
 #include "rzbench/codecs.hpp"
+#include "rzbench/counting.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -77,6 +78,26 @@ void fail(Slot &s, const std::string &msg)
    s.trial.reset();
 }
 
+// One counted pass per operation: instruction counts are deterministic, so one is enough; the
+// validation pass before has run the code once uninstrumented (lazy initialisation done).
+void count_slots(std::vector<Slot> &slots, size_t first_index, Progress &progress, int min_samples)
+{
+   for (size_t i = 0; i < slots.size(); ++i) {
+      Slot &s = slots[i];
+      if (s.trial) {
+         Trial *t = s.trial.get();
+         const std::string label = "rzbench-count:" + std::to_string(first_index + i);
+         counted_region(label + ":compress", [t] { t->compress_pass(); });
+         counted_region(label + ":decompress", [t] { t->decompress_pass(); });
+         if (auto err = t->check())
+            fail(s, *err);
+         s.trial.reset();
+      }
+      for (int k = 0; k <= min_samples; ++k)
+         progress.step();
+   }
+}
+
 } // namespace
 
 std::vector<Result> run_benchmarks(const std::vector<Dataset> &datasets, const RunOptions &o)
@@ -113,6 +134,12 @@ std::vector<Result> run_benchmarks(const std::vector<Dataset> &datasets, const R
             s.result.dictionary_train_ms = s.trial->dictionary_train_ms();
          }
          slots.push_back(std::move(s));
+      }
+      if (o.count) {
+         count_slots(slots, results.size(), progress, o.engine.min_samples);
+         for (auto &s : slots)
+            results.push_back(std::move(s.result));
+         continue;
       }
       // Two operations per live slot: compress, then decompress (which checks the round trip).
       std::vector<TimedOp> ops;

@@ -87,6 +87,10 @@ PYEOF
 expect_rc 2 "$RZ" bench --corpus "$T/empty.bbc"
 grep -q 'no basket data' "$T/rc_err.txt" || fail "empty corpus message"
 
+# --count outside valgrind: refused with the command that runs it (issue 23)
+expect_rc 2 "$RZ" bench --synthetic tfloat --count
+grep -q 'must run under valgrind --tool=callgrind' "$T/rc_err.txt" || fail "--count message"
+
 # verify on a corpus without ROOT-compressed baskets: nothing to decode, exit 0
 "$RZ" verify --corpus "$T/tfloat.bbc" --json "$T/verify.json" > /dev/null
 grep -q '"baskets": 0' "$T/verify.json" || fail "verify json"

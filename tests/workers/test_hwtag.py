@@ -73,7 +73,8 @@ def test_this_machine_has_a_tag() -> None:
 # /proc/cpuinfo of real ARMv8 machines under Linux (first processor block).
 def arm(features: str, implementer: int, variant: int, part: int, revision: int) -> str:
     return (f"processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: {features}\n"
-            f"CPU implementer\t: {implementer:#x}\nCPU architecture: 8\nCPU variant\t: {variant:#x}\n"
+            f"CPU implementer\t: {implementer:#x}\nCPU architecture: 8\n"
+            f"CPU variant\t: {variant:#x}\n"
             f"CPU part\t: {part:#05x}\nCPU revision\t: {revision}\n\n")
 
 

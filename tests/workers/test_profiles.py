@@ -97,3 +97,27 @@ def test_suites_quick_and_full() -> None:
     assert args[args.index("--settings") + 1] == ",".join(str(s) for s in quick.settings)
     with pytest.raises(SuiteError, match="unknown suite"):
         get_suite("nope")
+
+
+def test_counts_suite_counts_its_36_settings() -> None:
+    counts = get_suite("counts")
+    assert counts.instructions is not None and len(counts.instructions.settings) == 36
+    args = counts.count_args({"hzz": Path("/c/hzz.bbc")})
+    assert args is not None and args[-1] == "--no-memcpy"
+    assert args[:2] == ["--corpus", "/c/hzz.bbc"]
+    assert get_suite("quick").count_args({"hzz": Path("/c/hzz.bbc")}) is None
+
+
+def test_instructions_table_selects_and_rejects(tmp_path: Path) -> None:
+    base = 'name = "c"\nsynthetic = ["event", "tfloat"]\nsettings = [101, 404, 505]\n'
+    (tmp_path / "c.toml").write_text(base + '[instructions]\nsettings = [404]\n'
+                                     'synthetic = ["event"]\n')
+    spec = get_suite("c", tmp_path).instructions
+    assert spec is not None
+    assert (spec.settings, spec.synthetic, spec.corpora) == ((404,), ("event",), ())
+    (tmp_path / "c.toml").write_text(base + '[instructions]\nsynthetic = ["zeros"]\n')
+    with pytest.raises(SuiteError, match=r"\['zeros'\] are not datasets of the suite"):
+        get_suite("c", tmp_path)
+    (tmp_path / "c.toml").write_text(base + '[instructions]\nlevels = [1]\n')
+    with pytest.raises(SuiteError, match="unknown keys"):
+        get_suite("c", tmp_path)

@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import shutil
+import subprocess
 import threading
 import time
 import traceback
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from basketbench.harness import noise
+from basketbench.harness.counting import CountingError, record_valgrind, run_counted
 from basketbench.harness.root_release import Release
 from basketbench.harness.root_release import available as available_releases
 from basketbench.harness.rzbench import run_sizes
@@ -358,7 +361,9 @@ def _stages(
         if match and int(match.group(2)) > 0:
             reporter.progress(int(match.group(1)) / int(match.group(2)))
 
+    load_start = noise.snapshot()
     rc = run_logged(cmd, log_path, deadline, cwd=workdir, on_stderr_line=on_line, ok_codes=(0, 1))
+    load_end = noise.snapshot()
     if not partial.is_file():
         raise StageFailed("rzbench wrote no result document", tail(log_path))
     if codec_set is not None:  # a release's rzbench names its own set (root-<version>)
@@ -366,6 +371,9 @@ def _stages(
     record_build(partial, profile, harness(settings)[1])
     if suite.io is not None:
         run_io_stage(suite.io, release, build.rzbench, partial, context, workdir, log_path)
+    _add_load_and_counts(partial, suite.count_args(dict(zip(
+        (c.name for c in suite.corpora), corpora, strict=True))), build.rzbench,
+        noise.summarize(load_start, load_end), log_path, deadline)
     partial.replace(document)
 
     # upload: one document, at the end, so a killed run never leaves half a result set
@@ -427,6 +435,26 @@ def run_io_stage(spec: IoSpec, release: Release | None, rzbench: Path, document:
         doc["parameters"]["io"] = io_doc["parameters"]["io"]
     say(f"io: {len(spec.files)} file(s) in {time.monotonic() - started:.0f} s")
     document.write_text(json.dumps(doc))
+
+
+def _add_load_and_counts(partial: Path, count_args: list[str] | None, rzbench: Path,
+                         load: dict[str, Any], log_path: Path, deadline: Deadline) -> None:
+    """The machine's load around the timed run, the valgrind version, and (when the suite asks,
+    `[instructions]`) the counts of its configurations under callgrind, into the document."""
+    doc = json.loads(partial.read_text())
+    doc["load"] = load
+    record_valgrind(doc)
+    if count_args is not None:
+        with log_path.open("a") as fh:
+            fh.write(f"counting under valgrind: rzbench bench {' '.join(count_args)} --count\n")
+        started = time.monotonic()
+        try:
+            run_counted(rzbench, count_args, doc, timeout=deadline.remaining())
+        except (CountingError, OSError, subprocess.TimeoutExpired) as exc:
+            raise StageFailed(f"instruction counting failed: {exc}", tail(log_path)) from exc
+        with log_path.open("a") as fh:
+            fh.write(f"counted in {time.monotonic() - started:.1f} s\n")
+    partial.write_text(json.dumps(doc, indent=2) + "\n")
 
 
 def _codec_set(

@@ -17,6 +17,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from basketbench.harness.counting import record_valgrind
+
 from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.procs import capture
 
@@ -27,6 +29,7 @@ def fingerprint(rzbench: Path) -> dict[str, Any]:
     data = json.loads(capture([rzbench, "fingerprint"], timeout=60))
     if not isinstance(data, dict):
         raise ValueError("rzbench fingerprint did not print a JSON object")
+    record_valgrind({"machine": data})  # as in the documents this worker uploads
     return data
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,16 @@ class IoSpec:
 
 
 @dataclass(frozen=True)
+class CountSpec:
+    """Which of a suite's configurations also get instruction counts (harness/counting.py):
+    `[instructions]` in the suite file; each key defaults to the suite's own."""
+
+    settings: tuple[int, ...]
+    synthetic: tuple[str, ...]
+    corpora: tuple[str, ...]  # corpus names of the suite
+
+
+@dataclass(frozen=True)
 class Suite:
     name: str
     description: str
@@ -61,6 +71,21 @@ class Suite:
     target_ms: float = 100.0
     codecs: str | None = None  # codec set (host, builtin, a named set); None: the worker's
     io: IoSpec | None = None  # end-to-end ROOT I/O: only when the suite asks for it
+    instructions: CountSpec | None = None  # None: timed only
+
+    def count_args(self, corpus_files: dict[str, Path]) -> list[str] | None:
+        """rzbench arguments of the counted run (no memcpy row), None when not counted."""
+        spec = self.instructions
+        if spec is None:
+            return None
+        counted = replace(
+            self,
+            settings=spec.settings,
+            synthetic=spec.synthetic,
+            corpora=tuple(c for c in self.corpora if c.name in spec.corpora),
+        )
+        files = [corpus_files[c.name] for c in counted.corpora]
+        return [*counted.rzbench_args(files), "--no-memcpy"]
 
     def rzbench_args(self, corpus_files: list[Path]) -> list[str]:
         args: list[str] = []
@@ -163,7 +188,35 @@ def parse_suite(raw: dict[str, Any], where: str) -> Suite:
         target_ms=float(raw.get("target_ms", 100.0)),
         codecs=_codecs(raw, where),
         io=_io(raw, where),
+        instructions=_count_spec(raw, where, synthetic, corpora),
     )
+
+
+def _count_spec(raw: dict[str, Any], where: str, synthetic: tuple[str, ...],
+                corpora: list[CorpusSpec]) -> CountSpec | None:
+    value = raw.get("instructions")
+    if value is None or value is False:
+        return None
+    table: dict[str, Any] = {} if value is True else value
+    if not isinstance(table, dict):
+        raise SuiteError(f"{where}: 'instructions' must be true or a table")
+    unknown = set(table) - {"settings", "synthetic", "corpora"}
+    if unknown:
+        raise SuiteError(f"{where}: instructions: unknown keys {sorted(unknown)}")
+    names = tuple(c.name for c in corpora)
+    spec = CountSpec(
+        settings=_ints(table, "settings", _ints(raw, "settings", (101, 404, 505), where),
+                       f"{where}: instructions"),
+        synthetic=_strs(table, "synthetic", synthetic, f"{where}: instructions"),
+        corpora=_strs(table, "corpora", names, f"{where}: instructions"),
+    )
+    strangers = [n for n in spec.corpora if n not in names] + [
+        n for n in spec.synthetic if n not in synthetic]
+    if strangers:
+        raise SuiteError(f"{where}: instructions: {strangers} are not datasets of the suite")
+    if not spec.synthetic and not spec.corpora:
+        raise SuiteError(f"{where}: instructions: no dataset to count")
+    return spec
 
 
 _IO_CHOICES = {"forms": ("ttree", "rntuple"), "caches": ("on", "off"),

@@ -7,14 +7,23 @@ usage (message on stderr); 128+N when rzbench was killed by signal N.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from basketbench.harness.document import DocumentError, load_document
+from basketbench.harness import noise
+from basketbench.harness.counting import (
+    CountingError,
+    record_valgrind,
+    run_counted,
+    valgrind_path,
+)
+from basketbench.harness.document import DocumentError, load_document, validate_document
 from basketbench.harness.io_bench import DEFAULT_RELEASE
 from basketbench.harness.root_release import RootReleaseError, release_rzbench
 from basketbench.harness.rzbench import (
@@ -69,6 +78,17 @@ def _settings(value: str) -> list[int]:
     return settings
 
 
+def _rewrite(path: Path, doc: dict[str, Any]) -> None:
+    """Write the document back with what was added around rzbench (load, counts), checked
+    against the schema first."""
+    errors = validate_document(doc)
+    if errors:
+        raise _fail("the completed result document is invalid: " + "; ".join(errors[:5]), 1)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=2) + "\n")
+    tmp.replace(path)
+
+
 def _fail(message: str, code: int) -> typer.Exit:
     console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
     return typer.Exit(code)
@@ -115,6 +135,12 @@ def run(
     caches: str = typer.Option("on,off", help="With --io: TTreeCache / cluster cache on, off."),
     page_caches: str = typer.Option("warm,cold", help="With --io: page cache warm, cold."),
     trees: str | None = typer.Option(None, help="With --io: these trees (default: all)."),
+    instructions: bool = typer.Option(
+        False,
+        "--instructions",
+        help="Also count each configuration's compress and decompress pass under valgrind "
+        "(callgrind): instructions and estimated cycles, in total and per uncompressed MB.",
+    ),
 ) -> None:
     """Run rzbench locally over corpora or synthetic datasets and print a table."""
     if io is not None:
@@ -153,7 +179,9 @@ def run(
             )
         else:
             binary = locate_rzbench()
-    except (RzbenchNotFound, RootReleaseError) as exc:
+        if instructions:
+            valgrind_path()
+    except (RzbenchNotFound, RootReleaseError, CountingError) as exc:
         raise _fail(str(exc), 2) from exc
 
     workdir = Path(tempfile.mkdtemp(prefix="basketbench-run-"))
@@ -168,6 +196,7 @@ def run(
             transient=True,
         ) as bar:
             task = bar.add_task("measuring", total=None)
+            load_start = noise.snapshot()
             try:
                 code, stderr = run_bench(
                     options,
@@ -182,10 +211,20 @@ def run(
                 # a signal becomes 128+N as in a shell; exit 0 without a document is a failure
                 status = code if code > 0 else 128 - code if code < 0 else 1
                 raise _fail(f"rzbench failed (exit {code}): {exc}", status) from exc
-        try:
-            doc = load_document(document_path)
-        except DocumentError as exc:
-            raise _fail(f"rzbench wrote an invalid result document: {exc}", 1) from exc
+            load_end = noise.snapshot()
+            try:
+                doc = load_document(document_path)
+            except DocumentError as exc:
+                raise _fail(f"rzbench wrote an invalid result document: {exc}", 1) from exc
+            doc["load"] = noise.summarize(load_start, load_end)
+            record_valgrind(doc)
+            if instructions:
+                bar.update(task, description="counting (valgrind)", completed=0, total=None)
+                try:
+                    run_counted(binary, options.arguments(), doc)
+                except CountingError as exc:
+                    raise _fail(str(exc), 1) from exc
+            _rewrite(document_path, doc)
         console().print(results_table(doc))
         if json_out:
             console().print(f"result document: {json_out}", highlight=False)

@@ -146,6 +146,9 @@ class Settings(BaseSettings):
     drift."""
     detection_drift_window: int = 120
     """Commits (regular runs) the drift rule looks back over."""
+    detection_count_threshold: float = 0.5
+    """Instruction counts (issue 23): a change of more than this many % is a code change from
+    one run, no reruns (services/detection/counts.py)."""
     notify_webhook_url: str | None = None
     """Slack / Mattermost compatible incoming-webhook URL for confirmed changes."""
     notify_attempts: int = 6

@@ -16,7 +16,10 @@ SPEED_METRICS = ("compress_mbps", "decompress_mbps")
 SERIES_INCLUDE = ("ratio", "compressed_bytes", "c_median", "c_min", "c_max", "c_stddev", "c_n",
                   "d_median", "d_min", "d_max", "d_stddev", "d_n", "run_id", "codec_set_id")
 EXACT_METRICS = ("ratio", "compressed_bytes")
-METRICS = EXACT_METRICS + SPEED_METRICS
+# Instruction counts per uncompressed MB (issue 23, harness/counting.py): near-exact, judged
+# from one run by services/detection/counts.py, not tested like speeds.
+COUNT_METRICS = ("compress_instructions_per_mb", "decompress_instructions_per_mb")
+METRICS = EXACT_METRICS + SPEED_METRICS + COUNT_METRICS
 
 # Foreign keys of results that PostgreSQL enforces by statement triggers instead, once per
 # COPY rather than once per row (migration 0010); SQLite keeps them as declared.
@@ -64,6 +67,10 @@ class ResultDocument(Base):
     harness_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime | None] = mapped_column(Timestamp)
     received_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    # The machine's load around the run (the document's `load`, harness/noise.py); busy: its
+    # speeds are not tested (NULL: not recorded, documents before migration 0014).
+    load: Mapped[dict[str, Any] | None] = mapped_column(Json)
+    busy: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class Result(Base):
@@ -120,3 +127,11 @@ class Result(Base):
     d_cv: Mapped[float | None] = mapped_column(Float)
     d_n: Mapped[int | None] = mapped_column(Integer)
     d_samples: Mapped[list[float] | None] = mapped_column(Json)
+    # Instruction counts of one counted pass (callgrind), total and per uncompressed MB, and
+    # the estimated cycles per MB (model in the document's instructions.cycle_model).
+    c_instructions: Mapped[int | None] = mapped_column(BigInteger)
+    c_instructions_per_mb: Mapped[float | None] = mapped_column(Float)
+    c_cycles_per_mb: Mapped[float | None] = mapped_column(Float)
+    d_instructions: Mapped[int | None] = mapped_column(BigInteger)
+    d_instructions_per_mb: Mapped[float | None] = mapped_column(Float)
+    d_cycles_per_mb: Mapped[float | None] = mapped_column(Float)

@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field
 from basketbench.schemas.catalog import ConfigurationOut, MachineRef
 from basketbench.schemas.results import BuildOut
 
-Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"]
+Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps",
+                 "compress_instructions_per_mb", "decompress_instructions_per_mb"]
 
 
 class CodecSetOut(BaseModel):
@@ -142,6 +143,9 @@ class CompareSide(BaseModel):
     codecs: CodecSetOut | None = None
     builds: list[BuildOut] = Field(default_factory=list, description="the builds of the "
                                    "harness that measured this side (usually one)")
+    busy: bool | None = None
+    """A run of this side was made on a busy machine (its document's load, harness/noise.py):
+    its speeds say little, its instruction counts stay exact; null: load not recorded."""
 
 
 class CompareRow(BaseModel):

@@ -11,12 +11,12 @@ from functools import lru_cache, partial
 from typing import Any
 
 import orjson
-from sqlalchemy import Float, Text, bindparam, cast, func, null, select
+from sqlalchemy import Float, Integer, Text, bindparam, cast, func, null, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
 from basketbench.models import Commit, Configuration, Machine, Result, ResultDocument
-from basketbench.models.result import METRICS, SPEED_METRICS
+from basketbench.models.result import COUNT_METRICS, METRICS, SPEED_METRICS
 from basketbench.schemas.analysis import (
     CompareSide,
     Relative,
@@ -30,6 +30,7 @@ from basketbench.services import codecs as codec_service
 from basketbench.services import commitheads, compare_view, dimcache, provenance
 from basketbench.services.catalog import machine_ref, order_bounds
 from basketbench.services.changes import series_markers
+from basketbench.services.detection.counts import DEFAULT_THRESHOLD_PERCENT, count_change
 from basketbench.services.detection.fdr import bh_adjust_partial
 from basketbench.services.errors import BadRequest, NotFound
 from basketbench.services.lookup import (
@@ -84,6 +85,10 @@ def _metric_sums(metric: str) -> tuple[Any, Any, Any, Any, Any, Any]:
         col = Result.compressed_bytes
         return (cast(func.sum(col), Float), func.count(col), cast(func.min(col), Float),
                 cast(func.max(col), Float), cast(null(), Float), func.count(col))
+    if metric in COUNT_METRICS:  # one counted pass per result: no spread of its own
+        col = getattr(Result, f"{metric[0]}_instructions_per_mb")
+        return (func.sum(col), func.count(col), func.min(col), func.max(col),
+                cast(null(), Float), func.count(col))
     p = "c" if metric == "compress_mbps" else "d"
     median = getattr(Result, f"{p}_median")
     return (func.sum(median), func.count(median), func.min(getattr(Result, f"{p}_min")),
@@ -531,6 +536,8 @@ class _Side:
     d_median: float | None
     c_samples: str | list[float] | None
     d_samples: str | list[float] | None
+    c_ipmb: float | None = None  # instructions per MB (counted runs only)
+    d_ipmb: float | None = None
 
 
 def _has_samples(raw: str | list[float] | None) -> bool:
@@ -565,7 +572,8 @@ def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | N
     cols = [Result.dataset_id, Result.configuration_id, Result.ratio, Result.compressed_bytes,
             Result.c_median, Result.d_median,
             cast(Result.c_samples, Text) if want_c else Result.c_n,
-            cast(Result.d_samples, Text) if want_d else Result.d_n]
+            cast(Result.d_samples, Text) if want_d else Result.d_n,
+            Result.c_instructions_per_mb, Result.d_instructions_per_mb]
     stmt = select(*cols).where(Result.commit_id == commit_id, Result.machine_id == machine_id,
                                codec_clause)
     if dataset_id is not None:
@@ -574,8 +582,9 @@ def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | N
     repeated: dict[tuple[int, int], list[_Side]] = {}
     # Core execution: plain row tuples (864 per side), no ORM loading per row.
     for row in session.connection().execute(stmt).all():
-        ds, conf, ratio, cb, cm, dm, cs, dsmp = tuple(row)
-        side = _Side(ratio, cb, cm, dm, cs if want_c else None, dsmp if want_d else None)
+        ds, conf, ratio, cb, cm, dm, cs, dsmp, ci, di = tuple(row)
+        side = _Side(ratio, cb, cm, dm, cs if want_c else None, dsmp if want_d else None,
+                     ci, di)
         key = (ds, conf)
         if key in out:  # several runs of this commit: rare, merged below
             repeated.setdefault(key, [out[key]]).append(side)
@@ -586,7 +595,8 @@ def _side(session: Session, commit_id: int, machine_id: int, dataset_id: int | N
             _mean([s.ratio for s in sides]), _mean([s.cbytes for s in sides]),
             _mean([s.c_median for s in sides]), _mean([s.d_median for s in sides]),
             [x for s in sides for x in (_samples(s.c_samples) or [])] or None,
-            [x for s in sides for x in (_samples(s.d_samples) or [])] or None)
+            [x for s in sides for x in (_samples(s.d_samples) or [])] or None,
+            _mean([s.c_ipmb for s in sides]), _mean([s.d_ipmb for s in sides]))
     return out
 
 
@@ -643,6 +653,8 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
     conf_outs = dimcache.configurations(session, {k[1] for k in keys})
     names = dimcache.dataset_names(session, {k[0] for k in keys})
     fdr = settings.detection_fdr if settings else 0.05
+    count_threshold = (settings.detection_count_threshold if settings
+                       else DEFAULT_THRESHOLD_PERCENT)
     # Speed rows whose effect passes the minimum are tested together, in one batch; every
     # speed row with samples on both sides counts in the BH family.
     tests: list[tuple[tuple[int, int], str]] = []
@@ -703,6 +715,17 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
                     delta = finite_delta_pct(bv, hv)
                     significant = bv != hv
                     regression = significant and (hv < bv if met == "ratio" else hv > bv)
+            elif met in COUNT_METRICS:
+                # near-exact: beyond the count threshold is a change, no test (counts.py)
+                bv, hv = (b.c_ipmb, h.c_ipmb) if met[0] == "c" else (b.d_ipmb, h.d_ipmb)
+                if bv is None or hv is None:
+                    if bv is None and hv is None:
+                        continue
+                    delta, significant, regression = None, False, False
+                else:
+                    delta = finite_delta_pct(bv, hv)
+                    significant = count_change(met, bv, hv, count_threshold).changed
+                    regression = significant and hv > bv
             else:
                 if met == "compress_mbps":
                     bv, hv = b.c_median, h.c_median
@@ -737,12 +760,21 @@ def compare(session: Session, base_commit: str | None, head_commit: str | None,
             "base": CompareSide(
                 commit=cb.sha, machine=machine_ref(mb), codecs=base_choice.shown,
                 builds=provenance.builds_of_side(session, mb.id, cb.id, base_choice.ids),
+                busy=_busy(session, cb.id, mb.id),
             ).model_dump(),
             "head": CompareSide(
                 commit=ch.sha, machine=machine_ref(mh), codecs=head_choice.shown,
                 builds=provenance.builds_of_side(session, mh.id, ch.id, head_choice.ids),
+                busy=_busy(session, ch.id, mh.id),
             ).model_dump(),
             "rows": rows, "mode": mode, "codec_series": in_both}
+
+
+def _busy(session: Session, commit_id: int, machine_id: int) -> bool | None:
+    """Whether any document of this commit and machine was measured on a busy machine."""
+    flag = session.scalar(select(func.max(cast(ResultDocument.busy, Integer))).where(
+        ResultDocument.commit_id == commit_id, ResultDocument.machine_id == machine_id))
+    return None if flag is None else bool(flag)
 
 
 def _min_effect(settings: Settings | None, tag: str, dataset: str, label: str,

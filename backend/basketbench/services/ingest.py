@@ -72,6 +72,7 @@ class Batch:
     codecs: tuple[str, str | None, dict[str, str]] | None = None
     # the document's `build`: (profile, profile version, harness source hash), each optional
     build: tuple[str | None, str | None, str | None] = (None, None, None)
+    load: dict[str, Any] | None = None  # the document's `load` (harness/noise.py)
 
 
 def _build_of_document(doc: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
@@ -118,6 +119,7 @@ def harness_batch(doc: Any, target: Target) -> Batch:
         tool=f"{doc['tool']['name']} {doc['tool']['version']}", backend=doc["backend"],
         root_commit=doc.get("root_commit"), parameters=doc["parameters"], target=target,
         codecs=codec_service.codecs_of_document(doc), build=_build_of_document(doc),
+        load=doc.get("load"),
     )
     return batch
 
@@ -126,6 +128,21 @@ STAT_KEYS = ("median", "min", "max", "mean", "stddev", "cv", "n", "samples")
 
 
 _NO_STATS = (None,) * len(STAT_KEYS)
+
+
+COUNT_COLUMNS = {
+    "c_instructions": "compress_instructions",
+    "c_instructions_per_mb": "compress_instructions_per_mb",
+    "c_cycles_per_mb": "compress_estimated_cycles_per_mb",
+    "d_instructions": "decompress_instructions",
+    "d_instructions_per_mb": "decompress_instructions_per_mb",
+    "d_cycles_per_mb": "decompress_estimated_cycles_per_mb",
+}
+
+
+def _counts(result: dict[str, Any]) -> tuple[Any, ...]:
+    """The instruction-count columns (harness/counting.py), NULL for uncounted results."""
+    return tuple(result.get(field) for field in COUNT_COLUMNS.values())
 
 
 def _stats(stats: dict[str, Any] | None) -> tuple[Any, ...]:
@@ -350,6 +367,7 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         result_count=len(batch.results), created_at=batch.created_at,
         codec_set_id=codec_set.id, build_profile=batch.build[0],
         build_profile_version=batch.build[1], harness_hash=batch.build[2],
+        load=batch.load, busy=bool(batch.load["busy"]) if batch.load else None,
     )
     session.add(document)
     try:
@@ -370,7 +388,7 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         (*ids, ds_ids[r["dataset"]], conf_ids[key],
          r.get("uncompressed_bytes"), r.get("compressed_bytes"), r.get("ratio"),
          bool(r.get("roundtrip_ok", True)), r.get("error"), r.get("dictionary_train_ms"),
-         *_stats(r.get(c_metric)), *_stats(r.get(d_metric)))
+         *_stats(r.get(c_metric)), *_stats(r.get(d_metric)), *_counts(r))
         for r, key in zip(results, keys, strict=True)]
     try:
         _bulk_insert(session, rows)
@@ -399,6 +417,7 @@ COPY_TYPES = {
     "roundtrip_ok": "bool", "error": "text", "dictionary_train_ms": "float8",
     **dict(zip([f"c_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
     **dict(zip([f"d_{k}" for k in STAT_KEYS], _SPEED_TYPES, strict=True)),
+    **{c: "int8" if c.endswith("_instructions") else "float8" for c in COUNT_COLUMNS},
 }
 RESULT_COLUMNS = tuple(COPY_TYPES)
 

@@ -23,6 +23,10 @@ struct RunOptions {
    EngineParams engine;
    bool memcpy_baseline = true;
    bool progress = false;
+   // Count instead of time (under valgrind --tool=callgrind): one counted compress and one
+   // counted decompress pass per configuration, labelled "rzbench-count:<result index>:compress"
+   // (or decompress); the results carry no speeds.
+   bool count = false;
 };
 
 struct Result {

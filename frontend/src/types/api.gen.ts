@@ -1453,6 +1453,8 @@ export interface components {
              * @description the builds of the harness that measured this side (usually one)
              */
             builds?: components["schemas"]["BuildOut"][];
+            /** Busy */
+            busy?: boolean | null;
         };
         /** ConfigurationOut */
         ConfigurationOut: {
@@ -4362,7 +4364,7 @@ export interface operations {
                 /** @description dataset name */
                 dataset: string;
                 /** @description ratio, compressed_bytes, compress_mbps or decompress_mbps */
-                metric?: "ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps";
+                metric?: "ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps" | "compress_instructions_per_mb" | "decompress_instructions_per_mb";
                 /** @description configuration id (instead of the configuration fields) */
                 configuration_id?: number | null;
                 /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
@@ -4562,7 +4564,7 @@ export interface operations {
                 /** @description only this dataset */
                 dataset?: string | null;
                 /** @description only this metric */
-                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps" | "compress_instructions_per_mb" | "decompress_instructions_per_mb") | null;
                 /** @description only rows that are a significant change */
                 only_significant?: boolean;
                 /** @description json (default) or csv of the rows */
@@ -4887,7 +4889,7 @@ export interface operations {
                 /** @description configuration id (instead of the configuration fields) */
                 configuration_id?: number | null;
                 /** @description ratio, compressed_bytes, compress_mbps or decompress_mbps */
-                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps" | "compress_instructions_per_mb" | "decompress_instructions_per_mb") | null;
                 /** @description regression or improvement */
                 direction?: ("regression" | "improvement") | null;
                 /** @description a commit: full sha or unique prefix */
@@ -4986,7 +4988,7 @@ export interface operations {
                 /** @description only this codec (zlib, zstd, ...) */
                 codec?: string | null;
                 /** @description only this metric */
-                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps") | null;
+                metric?: ("ratio" | "compressed_bytes" | "compress_mbps" | "decompress_mbps" | "compress_instructions_per_mb" | "decompress_instructions_per_mb") | null;
                 /** @description regression or improvement */
                 direction?: ("regression" | "improvement") | null;
                 /** @description only this commit (sha or prefix) */

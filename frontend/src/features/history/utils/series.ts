@@ -10,7 +10,10 @@ export interface SeriesKey {
   color?: number;
 }
 
-export const METRICS = ['compress_mbps', 'decompress_mbps', 'ratio', 'compressed_bytes'] as const;
+export const METRICS = [
+  'compress_mbps', 'decompress_mbps', 'ratio', 'compressed_bytes',
+  'compress_instructions_per_mb', 'decompress_instructions_per_mb',
+] as const;
 
 export const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
 
