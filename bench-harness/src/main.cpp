@@ -110,6 +110,19 @@ private:
    size_t i_ = 0;
 };
 
+// --synthetic NAME[,NAME...] ("all" = every generator of `synthetic_names()`).
+void add_synthetic(std::vector<std::string> &out, const std::string &list)
+{
+   for (const auto &n : split(list)) {
+      if (n == "all")
+         out.insert(out.end(), synthetic_names().begin(), synthetic_names().end());
+      else if (is_synthetic_name(n))
+         out.push_back(n);
+      else
+         throw UsageError("unknown synthetic dataset '" + n + "'");
+   }
+}
+
 std::vector<int> parse_settings(const std::string &list)
 {
    std::vector<int> out;
@@ -148,14 +161,7 @@ int cmd_bench(Args &a)
       if (opt == "--corpus")
          corpora.push_back(a.value(opt));
       else if (opt == "--synthetic") {
-         for (const auto &n : split(a.value(opt))) {
-            if (n == "all")
-               synthetic.insert(synthetic.end(), synthetic_names().begin(), synthetic_names().end());
-            else if (is_synthetic_name(n))
-               synthetic.push_back(n);
-            else
-               throw UsageError("unknown synthetic dataset '" + n + "'");
-         }
+         add_synthetic(synthetic, a.value(opt));
       } else if (opt == "--settings") {
          o.settings = parse_settings(a.value(opt));
       } else if (opt == "--preconditioners") {
@@ -307,14 +313,7 @@ int cmd_sizes(Args &a)
       if (opt == "--corpus")
          corpora.push_back(a.value(opt));
       else if (opt == "--synthetic") {
-         for (const auto &n : split(a.value(opt))) {
-            if (n == "all")
-               synthetic.insert(synthetic.end(), synthetic_names().begin(), synthetic_names().end());
-            else if (is_synthetic_name(n))
-               synthetic.push_back(n);
-            else
-               throw UsageError("unknown synthetic dataset '" + n + "'");
-         }
+         add_synthetic(synthetic, a.value(opt));
       } else if (opt == "--settings") {
          settings = parse_settings(a.value(opt));
       } else if (opt == "--preconditioners") {

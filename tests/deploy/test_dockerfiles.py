@@ -278,16 +278,22 @@ def test_worker_entrypoint_takes_the_tag_from_the_environment(
     assert done.stdout.split() == expected
 
 
+def _worker_apt_installs() -> list[list[str]]:
+    """The package names of each `apt-get install` in the worker image."""
+    worker = parse(REPO / "docker" / "worker.Dockerfile")
+    installs = []
+    for ins in worker.of("RUN"):
+        if "apt-get install" in ins.value:
+            tail = ins.value.split("apt-get install", 1)[1].split("&&")[0]
+            installs.append([w for w in tail.split() if not w.startswith("-")])
+    return installs
+
+
 @pytest.mark.skipif(shutil.which("apt-cache") is None, reason="needs Debian's apt-cache")
 def test_worker_packages_exist_in_debian() -> None:
     """Every package the worker image installs is a real Debian package name (the image is
     Debian bookworm, like this machine)."""
-    worker = parse(REPO / "docker" / "worker.Dockerfile")
-    for ins in worker.of("RUN"):
-        if "apt-get install" not in ins.value:
-            continue
-        tail = ins.value.split("apt-get install", 1)[1].split("&&")[0]
-        packages = [w for w in tail.split() if not w.startswith("-")]
+    for packages in _worker_apt_installs():
         shown = subprocess.run(
             ["apt-cache", "show", "--no-all-versions", *packages],
             capture_output=True, text=True, check=False,
@@ -311,12 +317,7 @@ def test_worker_image_builds_for_arm64() -> None:
     published for linux/arm64, and every Debian package it installs exists for arm64 too, so
     `docker buildx build --platform linux/arm64 -f docker/worker.Dockerfile .` has what it
     needs (the harness itself is cross-built and run for aarch64 by make test-aarch64)."""
-    worker = parse(REPO / "docker" / "worker.Dockerfile")
-    for ins in worker.of("RUN"):
-        if "apt-get install" not in ins.value:
-            continue
-        tail = ins.value.split("apt-get install", 1)[1].split("&&")[0]
-        packages = [w for w in tail.split() if not w.startswith("-")]
+    for packages in _worker_apt_installs():
         # arm64 builds, plus the architecture-independent packages (ca-certificates, headers).
         shown = subprocess.run(
             ["apt-cache", "show", "--no-all-versions", *(f"{p}:arm64" for p in packages),

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from basketbench.harness import root_release
 from basketbench.harness.extract import CorpusSummary, extract_corpus
 from basketbench.harness.root_files import default_root_files
+from basketbench.harness.root_release import Release, RootReleaseError
 from basketbench.harness.rzbench import RzbenchNotFound, locate_rzbench
 
 RNTUPLE_FILE = "uproot-physlite-rntuple_v1-0-0-0.root"
@@ -66,3 +68,14 @@ def rzbench() -> Path:
         return locate_rzbench()
     except RzbenchNotFound as exc:
         pytest.skip(f"rzbench is not built ({exc})")
+
+
+@pytest.fixture(scope="session")
+def release() -> tuple[Release, Path]:
+    """ROOT 6.40.00 (the ground truth of the release tests) and rzbench built against its
+    libCore; installed and built once per machine (~/.cache/basketbench/root-releases)."""
+    try:
+        root_release.check_platform()
+    except RootReleaseError as exc:
+        pytest.skip(str(exc))
+    return root_release.release_rzbench("6.40.00")

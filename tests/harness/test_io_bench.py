@@ -10,24 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from basketbench.harness import io_bench, root_release
+from basketbench.harness import io_bench
 from basketbench.harness.document import load_document
 from basketbench.harness.io_bench import Copy, IoBenchError, IoOptions
-from basketbench.harness.root_release import Release, RootReleaseError
+from basketbench.harness.root_release import Release
 
 from tests.harness.conftest import real_file
 
 RELEASE = "6.40.00"
 SETTINGS = [101, 505]
-
-
-@pytest.fixture(scope="module")
-def release() -> tuple[Release, Path]:
-    try:
-        root_release.check_platform()
-    except RootReleaseError as exc:
-        pytest.skip(str(exc))
-    return root_release.release_rzbench(RELEASE)
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from basketbench.harness.corpus_format import read_corpus
 from basketbench.harness.document import load_document
 from basketbench.harness.extract import extract_corpus
 from basketbench.harness.rntuple import read_ntuple
-from basketbench.harness.root_release import Release, RootReleaseError
+from basketbench.harness.root_release import Release
 from basketbench.harness.rzbench import BenchOptions, run_bench, run_verify
 
 from tests.harness.conftest import real_file
@@ -31,15 +31,6 @@ RELEASE = "6.40.00"
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = (101, 207, 404, 505, 509)
 pytestmark = pytest.mark.timeout(1800)  # first use installs the release and builds rzbench
-
-
-@pytest.fixture(scope="module")
-def release() -> tuple[Release, Path]:
-    try:
-        root_release.check_platform()
-    except RootReleaseError as exc:
-        pytest.skip(str(exc))
-    return root_release.release_rzbench(RELEASE)
 
 
 @pytest.fixture(scope="module")

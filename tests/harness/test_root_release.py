@@ -102,15 +102,6 @@ def test_cli_unknown_release_is_a_usage_error() -> None:
 # --- with the real release ----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def release() -> tuple[Release, Path]:
-    try:
-        root_release.check_platform()
-    except RootReleaseError as exc:
-        pytest.skip(str(exc))
-    return root_release.release_rzbench(RELEASE)
-
-
 def _version(binary: Path) -> dict[str, object]:
     done = subprocess.run([str(binary), "version"], capture_output=True, text=True, check=True)
     result: dict[str, object] = json.loads(done.stdout)
