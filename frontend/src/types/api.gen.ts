@@ -996,6 +996,8 @@ export interface components {
             build?: components["schemas"]["BuildOut"] | null;
             reverts?: components["schemas"]["ChangeLink"] | null;
             reverted_by?: components["schemas"]["ChangeLink"] | null;
+            /** Attribution */
+            attribution?: ("code" | "probably the machine" | "busy machine: not tested") | null;
             /** Evidence */
             evidence: {
                 [key: string]: unknown;
@@ -1093,6 +1095,8 @@ export interface components {
             build?: components["schemas"]["BuildOut"] | null;
             reverts?: components["schemas"]["ChangeLink"] | null;
             reverted_by?: components["schemas"]["ChangeLink"] | null;
+            /** Attribution */
+            attribution?: ("code" | "probably the machine" | "busy machine: not tested") | null;
         };
         /** ChangePage */
         ChangePage: {

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from sqlalchemy import case, or_, select
 from sqlalchemy.orm import Session
 
@@ -37,6 +38,14 @@ class CommitValues:
     runs: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples_loaded: bool = True  # False: left out by load_series(samples_of=...)
+    # Instruction counts per uncompressed MB of each counted run (services/detection/counts.py)
+    counts: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # Runs measured on a busy machine (the document's load.busy): their speeds are left out,
+    # their sizes and counts stay (valgrind counts the same whatever runs beside it).
+    busy_runs: int = 0
+
+    def count_medians(self) -> dict[str, float | None]:
+        return {m: float(np.median(v)) if v else None for m, v in self.counts.items()}
 
 
 def recent_commits(session: Session, machine_id: int, commit: Commit,
@@ -85,7 +94,8 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     stmt = select(Result.dataset_id, Result.configuration_id, Result.codec_set_id,
                   Result.commit_id, Result.ratio,
                   Result.compressed_bytes, Result.c_median, Result.d_median, c_samples,
-                  d_samples).where(Result.machine_id == machine_id,
+                  d_samples, Result.c_instructions_per_mb, Result.d_instructions_per_mb,
+                  Result.document_id).where(Result.machine_id == machine_id,
                                    Result.commit_id.in_(order),
                                    Result.roundtrip_ok.is_(True))
     if run_ids is not None:
@@ -98,9 +108,12 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                           Result.configuration_id.in_({k[1] for k in keys}))
     # Core execution: plain row tuples (tens of thousands per pass), no ORM row processing.
     rows = session.connection().execute(stmt).all()
+    busy_docs = set(session.connection().scalars(select(ResultDocument.id).where(
+        ResultDocument.id.in_({r[-1] for r in rows} or {-1}),
+        ResultDocument.busy.is_(True))))
     codec_series = series_keys(session, {r[2] for r in rows})
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
-    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp in rows:
+    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp, cic, dic, doc in rows:
         key = (ds, conf, codec_series[set_id])
         if keys is not None and key not in keys:
             continue
@@ -110,6 +123,13 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
             cv.samples_loaded = samples_of is None or cid in samples_of
         cv.ratio = ratio if ratio is not None else cv.ratio
         cv.compressed_bytes = float(cbytes) if cbytes is not None else cv.compressed_bytes
+        for metric, count in (("compress_instructions_per_mb", cic),
+                              ("decompress_instructions_per_mb", dic)):
+            if count is not None and count > 0:
+                cv.counts[metric].append(float(count))
+        if doc in busy_docs:
+            cv.busy_runs += 1
+            continue
         for metric, median, samples in (("compress_mbps", cmed, csamp),
                                         ("decompress_mbps", dmed, dsamp)):
             if median is not None and median > 0:
