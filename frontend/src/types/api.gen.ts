@@ -2568,6 +2568,10 @@ export interface components {
             /** Pareto Decompress */
             pareto_decompress: boolean;
             relative: components["schemas"]["Relative"] | null;
+            /** Compress Instructions Per Mb */
+            compress_instructions_per_mb?: number | null;
+            /** Decompress Instructions Per Mb */
+            decompress_instructions_per_mb?: number | null;
         };
         /** TriggerIn */
         TriggerIn: {
