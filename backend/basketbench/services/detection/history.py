@@ -40,8 +40,8 @@ class CommitValues:
     samples_loaded: bool = True  # False: left out by load_series(samples_of=...)
     # Instruction counts per uncompressed MB of each counted run (services/detection/counts.py)
     counts: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-    # Runs measured on a busy machine (the document's load.busy): their speeds are left out,
-    # their sizes and counts stay (valgrind counts the same whatever runs beside it).
+    # Runs measured on a busy machine (the document's load.busy): the screen leaves their
+    # speeds out, their sizes and counts stay (valgrind counts the same whatever runs beside).
     busy_runs: int = 0
 
     def count_medians(self) -> dict[str, float | None]:
@@ -84,7 +84,8 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     others later). The JSON sample arrays are most of what a detection pass reads.
     ``regular_only``: leave out the runs of confirmations and bisections (what a screen
     reads: merging reruns into a commit's point narrowed the reference's spread and fed
-    more candidates, issue 27)."""
+    more candidates, issue 27), and without the speeds of runs on a busy machine (their
+    documents' ``busy``; sizes and instruction counts stay: issue 23)."""
     order = {cid: o for cid, o in commits}
     c_samples: Any = Result.c_samples
     d_samples: Any = Result.d_samples
@@ -110,7 +111,7 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     rows = session.connection().execute(stmt).all()
     busy_docs = set(session.connection().scalars(select(ResultDocument.id).where(
         ResultDocument.id.in_({r[-1] for r in rows} or {-1}),
-        ResultDocument.busy.is_(True))))
+        ResultDocument.busy.is_(True)))) if regular_only else set()
     codec_series = series_keys(session, {r[2] for r in rows})
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
     for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp, cic, dic, doc in rows:
