@@ -42,6 +42,9 @@ def test_a_one_percent_count_step_is_a_change_from_one_run(client: TestClient,
     detail = client.get(f"/api/v1/changes/{found[0]['id']}").json()
     assert "deterministic" in detail["evidence"]["rule"]
     assert detail["evidence"]["threshold_pct"] == 0.5
+    lines = client.get("/api/v1/changes/summary").json()["items"]
+    assert [ln["line"] for ln in lines] == [
+        "ZSTD decompression instructions per MB +1.00 %, 2 series on 2 datasets, bench-01"]
 
     # 0.3 % more is within the threshold (0.5 %): nothing new
     ingest(client, auth, counted(4, count_scale=1.01 * 1.003))
