@@ -49,6 +49,12 @@ def test_a_one_percent_count_step_is_a_change_from_one_run(client: TestClient,
     # 0.3 % more is within the threshold (0.5 %): nothing new
     ingest(client, auth, counted(4, count_scale=1.01 * 1.003))
     assert len(changes(client)) == 2
+    # back to the old count (within the threshold): a change that reverts the first
+    ingest(client, auth, counted(5))
+    back = [c for c in changes(client) if c["commit"]["sha"] == sha(5)]
+    assert len(back) == 2 and all(c["direction"] == "improvement" for c in back)
+    first = {c["dataset"]: c["id"] for c in found}
+    assert {c["dataset"]: c["reverts"]["change_id"] for c in back} == first
 
 
 def test_a_speed_step_without_a_count_step_is_probably_the_machine(

@@ -96,6 +96,10 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
 
     # Instruction counts: near-exact, a move beyond the threshold is a change from one run.
     for key, ch in _count_changes(settings, machine_id, commit.id, series, flagged, run_id, now):
+        earlier = _last_confirmed(recorded.get(key, []), orders, "exact")
+        if earlier is not None and revert.is_back(earlier, ch.head_value,
+                                                  settings.detection_count_threshold):
+            ch.evidence = {**ch.evidence, "reverts": earlier.id}
         session.add(ch)
         recorded[key].append(ch)
     busy = _busy_only(series, commit.id)
