@@ -937,6 +937,52 @@ async function main() {
       await page.close();
     });
 
+    await test('trade-off: the speed axis shows instructions per MB, the choice kept in the URL', async () => {
+      const page = await openPage(context);
+      const counted = data.counts; // the seed counted one machine's newest commit on one dataset
+      await page.goto(url(`/tradeoffs?commit=${counted.commit}&machine=${counted.machine}&dataset=${counted.dataset}`));
+      await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
+      await page.selectOption('select[name="axis"]', 'instructions');
+      check(await until(page, () => new URL(location.href).searchParams.get('axis') === 'instructions'), 'the axis choice goes to the URL');
+      // every plotted point of each panel: its setting (customdata[2]) and its speed-axis value
+      const plotted = (id) => page.evaluate((id) => {
+        const gd = document.querySelector(`[data-plot="${id}"] .js-plotly-plot`);
+        const out = {};
+        for (const t of gd?.data ?? []) (t.customdata ?? []).forEach((c, i) => { if (c[3] === 0) out[c[2]] = t.y[i]; });
+        return { points: out, title: gd?.layout?.yaxis?.title?.text ?? '' };
+      }, id);
+      for (const [id, op] of [['tradeoff-compress', 'compress'], ['tradeoff-decompress', 'decompress']]) {
+        const want = counted[op];
+        const same = (got) => Object.keys(want).length === data.settings.length && Object.keys(got).length === Object.keys(want).length
+          && Object.entries(want).every(([s, v]) => got[s] === v);
+        const shown = await until(page, ([id, want]) => {
+          const gd = document.querySelector(`[data-plot="${id}"] .js-plotly-plot`);
+          const ys = {};
+          for (const t of gd?.data ?? []) (t.customdata ?? []).forEach((c, i) => { if (c[3] === 0) ys[c[2]] = t.y[i]; });
+          return Object.entries(want).every(([s, v]) => ys[s] === v);
+        }, [id, want], 15_000);
+        const got = await plotted(id);
+        check(shown && same(got.points), `${id}: every point sits at its counted instructions per MB (${Object.keys(got.points).length} points, e.g. ZSTD-5 ${got.points[505]} vs ${want[505]})`);
+        check(got.title.includes('instructions per MB'), `${id}: the axis is titled in instructions per MB (${got.title})`);
+      }
+      await page.reload();
+      await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 30_000 });
+      check((await page.inputValue('select[name="axis"]')) === 'instructions', 'a reload (a shared link) keeps the instructions axis');
+      const again = await plotted('tradeoff-decompress');
+      check(again.points[505] === counted.decompress[505], `and plots the counts again (${again.points[505]})`);
+      await page.selectOption('select[name="axis"]', 'mbps');
+      check(await until(page, () => new URL(location.href).searchParams.get('axis') !== 'instructions'), 'back to MB/s');
+      const api = await (await fetch(url(`/api/v1/tradeoff?commit=${counted.commit}&machine=${counted.machine}&dataset=${counted.dataset}`))).json();
+      const zstd = api.points.find((p) => p.setting === 505);
+      check(await until(page, (v) => {
+        const gd = document.querySelector('[data-plot="tradeoff-compress"] .js-plotly-plot');
+        return (gd?.data ?? []).some((t) => (t.customdata ?? []).some((c, i) => c[2] === 505 && c[3] === 0 && t.y[i] === v));
+      }, zstd.compress_mbps.median, 15_000), `MB/s again: ZSTD-5 at its median speed (${zstd.compress_mbps.median})`);
+      await page.screenshot({ path: path.join(SHOTS, 'tradeoff-instructions.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('/docs works offline (Swagger UI served by the API)', async () => {
       const page = await openPage(context);
       const outside = [];

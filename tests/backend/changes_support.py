@@ -54,3 +54,26 @@ def runs(client: TestClient, **params: Any) -> list[dict[str, Any]]:
     answer = client.get("/api/v1/runs", params={"limit": 1000, **params})
     assert answer.status_code == 200, answer.text
     return list(answer.json()["items"])
+
+
+def with_counts(doc: dict[str, Any], *, count_scale: float = 1.0,
+                busy: bool = False) -> dict[str, Any]:
+    """The document with instruction counts on every result (as `basketbench run
+    --instructions` adds them: deterministic, the same at every commit) and a load record;
+    ``count_scale`` moves ZSTD-5's decompression count (the planted code change)."""
+    for r in doc["results"]:
+        base = 1_000_000.0 * (1 + r["setting"] % 97)
+        mb = r["uncompressed_bytes"] / 1e6
+        d = base * (count_scale if r["setting"] == 505 else 1.0)
+        r.update({"compress_instructions": int(5 * base * mb),
+                  "compress_instructions_per_mb": 5 * base,
+                  "decompress_instructions": int(d * mb),
+                  "decompress_instructions_per_mb": d})
+    snap = {"load1": 3.5 if busy else 0.1, "load5": 1.0, "cpu_times": None, "governor": None,
+            "frequencies_mhz": None}
+    doc["load"] = {"start": snap, "end": snap, "cores": 2, "steal_fraction": None,
+                   "cpu_busy_fraction": None, "busy": busy,
+                   "busy_reasons": ["load average 3.50 at start (>= 1)"] if busy else []}
+    doc["instructions"] = {"tool": "callgrind", "valgrind": "valgrind-3.19.0",
+                           "caches": {"LL": [8388608, 16, 64]}, "cycle_model": "test"}
+    return doc

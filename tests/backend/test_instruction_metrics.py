@@ -83,3 +83,28 @@ def test_uncounted_documents_have_no_count_rows(client, auth):
     assert cmp.json()["base"]["busy"] is None  # no load recorded
     assert {r["metric"] for r in cmp.json()["rows"]} == {
         "ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"}
+
+
+def test_tradeoff_points_carry_the_median_counts(client, auth):
+    shas = [sha(i, "tc") for i in range(2)]
+    assert post_webhook(client, "push", push_payload(shas), "tc").status_code == 202
+    # three counted runs of one commit (LZ4-4 at +0, +2, +4 %), one uncounted of the next
+    for i, extra in enumerate((0.0, 0.04, 0.02)):
+        doc = counted(document(commit=shas[0], seed=i), lz4_extra=extra)
+        assert client.post("/api/v1/results", json=doc, headers=auth).status_code == 201
+    plain = document(commit=shas[1])
+    assert client.post("/api/v1/results", json=plain, headers=auth).status_code == 201
+
+    def points(commit: str) -> dict[int, dict[str, Any]]:
+        t = client.get(f"/api/v1/tradeoff?commit={commit}&machine=bench-01&dataset=nanoaod")
+        assert t.status_code == 200, t.text
+        return {p["setting"]: p for p in t.json()["points"]}
+
+    counted_points = points(shas[0])
+    assert set(counted_points) == set(D_IPMB)
+    for setting, p in counted_points.items():
+        d = D_IPMB[setting] * (1.02 if setting == 404 else 1.0)  # the median of the three
+        assert p["decompress_instructions_per_mb"] == d
+        assert p["compress_instructions_per_mb"] == 5.0 * D_IPMB[setting]
+    assert all(p["compress_instructions_per_mb"] is None
+               and p["decompress_instructions_per_mb"] is None for p in points(shas[1]).values())

@@ -47,7 +47,7 @@ class Change(Base):
     codec_set_id: Mapped[int | None] = mapped_column(
         ForeignKey("codec_sets.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(10))  # exact | speed | drift
-    # exact | single | pair | edivisive | revert | drift
+    # exact | count | single | pair | edivisive | revert | drift (count: kind exact, issue 23)
     test: Mapped[str] = mapped_column(String(20))
     direction: Mapped[str] = mapped_column(String(12))
     base_value: Mapped[float | None] = mapped_column(Float)

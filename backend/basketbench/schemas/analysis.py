@@ -120,6 +120,9 @@ class TradeoffPoint(BaseModel):
     pareto_compress: bool
     pareto_decompress: bool
     relative: Relative | None
+    # Median over the counted runs (`basketbench run --instructions`); null: none counted.
+    compress_instructions_per_mb: float | None = None
+    decompress_instructions_per_mb: float | None = None
 
 
 class TradeoffOut(BaseModel):

@@ -68,6 +68,10 @@ class ChangeOut(BaseModel):
     # A change back to the level before an earlier change of the same series, both ways.
     reverts: ChangeLink | None = None
     reverted_by: ChangeLink | None = None
+    # A speed change judged by the instruction counts of its two commits
+    # (services/detection/counts.py): code when they moved, probably the machine when not;
+    # null when the commits were not both counted, or not a speed change.
+    attribution: Literal["code", "probably the machine", "busy machine: not tested"] | None = None
 
 
 class ChangePage(Page[ChangeOut]):

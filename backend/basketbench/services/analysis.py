@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -11,7 +12,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 import orjson
-from sqlalchemy import Float, Integer, Text, bindparam, cast, func, null, select
+from sqlalchemy import Float, Integer, Text, bindparam, cast, func, null, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
@@ -501,6 +502,9 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
 
     pc, pd = front(3), front(6)
     ref = next((r for r in rows if r[0].setting == reference), None)
+    counts = _count_medians(session, [Result.commit_id == c.id, Result.machine_id == m.id,
+                                      Result.dataset_id == ds.id, choice.clause()],
+                            [r[0].id for r in rows])
 
     def rel(a: Any, b: Any) -> float | None:
         return None if a is None or b in (None, 0) else float(a) / float(b)
@@ -518,10 +522,31 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
             codec=conf.codec, level=conf.level, label=conf.label, ratio=r[1],
             compressed_bytes=int(r[2]) if r[2] is not None else None,
             compress_mbps=speed(r[3], r[4], r[5]), decompress_mbps=speed(r[6], r[7], r[8]),
-            pareto_compress=pc[i], pareto_decompress=pd[i], relative=relative))
+            pareto_compress=pc[i], pareto_decompress=pd[i], relative=relative,
+            compress_instructions_per_mb=counts.get((conf.id, 0)),
+            decompress_instructions_per_mb=counts.get((conf.id, 1))))
     return TradeoffOut.model_validate({
         "commit": c.sha, "machine": machine_ref(m), "dataset": ds.name, "reference": reference,
         "points": points, "codecs": choice.shown, "codec_series": choice.available})
+
+
+def _count_medians(session: Session, where: list[Any], configuration_ids: list[int]
+                   ) -> dict[tuple[int, int], float]:
+    """Median instructions per MB of the counted runs, per (configuration, 0 = compress /
+    1 = decompress); a handful of rows (only counted runs carry them), so in Python."""
+    if not configuration_ids:
+        return {}
+    rows = session.execute(
+        select(Result.configuration_id, Result.c_instructions_per_mb, Result.d_instructions_per_mb)
+        .where(*where, Result.configuration_id.in_(configuration_ids),
+               or_(Result.c_instructions_per_mb.is_not(None),
+                   Result.d_instructions_per_mb.is_not(None)))).all()
+    values: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for conf, c, d in rows:
+        for op, v in ((0, c), (1, d)):
+            if v is not None:
+                values[(conf, op)].append(float(v))
+    return {k: float(statistics.median(v)) for k, v in values.items()}
 
 
 @dataclass(slots=True)

@@ -21,7 +21,9 @@ from basketbench.services.changes import ChangeFilter, _commit_ref, list_query
 from basketbench.services.errors import BadRequest, NotFound
 
 METRIC_WORDS = {"compress_mbps": "compression speed", "decompress_mbps": "decompression speed",
-                "ratio": "compression ratio", "compressed_bytes": "compressed size"}
+                "ratio": "compression ratio", "compressed_bytes": "compressed size",
+                "compress_instructions_per_mb": "compression instructions per MB",
+                "decompress_instructions_per_mb": "decompression instructions per MB"}
 
 
 @dataclass

@@ -144,7 +144,8 @@ def to_out(row: Any, links: dict[int, ChangeLink] | None = None) -> ChangeOut:
         notified_at=ch.notified_at,
         codecs=codec_set_out(codec_set) if codec_set is not None else None,
         reverts=links.get(ch.reverts_id) if ch.reverts_id else None,
-        reverted_by=links.get(ch.reverted_by_id) if ch.reverted_by_id else None)
+        reverted_by=links.get(ch.reverted_by_id) if ch.reverted_by_id else None,
+        attribution=(ch.evidence or {}).get("attribution"))
 
 
 def outs_with_builds(session: Session, rows: Sequence[Any]) -> list[ChangeOut]:

@@ -996,6 +996,8 @@ export interface components {
             build?: components["schemas"]["BuildOut"] | null;
             reverts?: components["schemas"]["ChangeLink"] | null;
             reverted_by?: components["schemas"]["ChangeLink"] | null;
+            /** Attribution */
+            attribution?: ("code" | "probably the machine" | "busy machine: not tested") | null;
             /** Evidence */
             evidence: {
                 [key: string]: unknown;
@@ -1093,6 +1095,8 @@ export interface components {
             build?: components["schemas"]["BuildOut"] | null;
             reverts?: components["schemas"]["ChangeLink"] | null;
             reverted_by?: components["schemas"]["ChangeLink"] | null;
+            /** Attribution */
+            attribution?: ("code" | "probably the machine" | "busy machine: not tested") | null;
         };
         /** ChangePage */
         ChangePage: {
@@ -2564,6 +2568,10 @@ export interface components {
             /** Pareto Decompress */
             pareto_decompress: boolean;
             relative: components["schemas"]["Relative"] | null;
+            /** Compress Instructions Per Mb */
+            compress_instructions_per_mb?: number | null;
+            /** Decompress Instructions Per Mb */
+            decompress_instructions_per_mb?: number | null;
         };
         /** TriggerIn */
         TriggerIn: {

@@ -23,7 +23,9 @@ def rule_for(settings: Settings) -> SpeedRule:
 
 
 def direction(metric: str, delta_pct: float) -> str:
-    worse = delta_pct > 0 if metric == "compressed_bytes" else delta_pct < 0
+    # more bytes or more instructions per MB is worse; less ratio or speed is worse
+    worse = delta_pct > 0 if metric == "compressed_bytes" or "instructions" in metric \
+        else delta_pct < 0
     return "regression" if worse else "improvement"
 
 

@@ -21,6 +21,10 @@ from basketbench.models.base import utcnow
 from basketbench.services import dispatch, notify
 from basketbench.services.detection import budget, history, revert
 from basketbench.services.detection.common import Outcome, direction, rule_for
+from basketbench.services.detection.counts import (
+    DEFAULT_THRESHOLD_PERCENT,
+    attribute_speed_change,
+)
 from basketbench.services.detection.engine import Confirmation, confirm_one, decide
 from basketbench.services.detection.speed import SpeedRule, bootstrap_shift_ci
 
@@ -217,6 +221,16 @@ def move_earlier(session: Session, rule: SpeedRule, moving: list[tuple[Change, C
                                    "rerun_delta_pct": conf.rerun_delta * 100,
                                    "earlier_delta_pct": conf.earlier_delta * 100,
                                    "earlier_p_value": conf.earlier_p}}
+        pair = history.load_series(session, ch.machine_id, [(parent_id, 0), (suspect_id, 1)],
+                                   {key}).get(key, []) if "attribution" in ev else []
+        if len(pair) == 2:  # the counts judged again for the new pair of commits
+            verdict = attribute_speed_change(
+                ch.metric, pair[0].count_medians(), pair[1].count_medians(),
+                threshold_percent=float(
+                    ev.get("count_threshold_pct", DEFAULT_THRESHOLD_PERCENT)))
+            evidence.update(attribution=verdict.attribution, attribution_reason=verdict.reason)
+        elif "attribution" in ev:
+            evidence.update(attribution=None, attribution_reason="the moved pair was not loaded")
         if target is None:
             target = Change(machine_id=ch.machine_id, dataset_id=ch.dataset_id,
                             configuration_id=ch.configuration_id, metric=ch.metric,

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from sqlalchemy import case, or_, select
 from sqlalchemy.orm import Session
 
@@ -37,6 +38,14 @@ class CommitValues:
     runs: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples_loaded: bool = True  # False: left out by load_series(samples_of=...)
+    # Instruction counts per uncompressed MB of each counted run (services/detection/counts.py)
+    counts: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # Runs measured on a busy machine (the document's load.busy): the screen leaves their
+    # speeds out, their sizes and counts stay (valgrind counts the same whatever runs beside).
+    busy_runs: int = 0
+
+    def count_medians(self) -> dict[str, float | None]:
+        return {m: float(np.median(v)) if v else None for m, v in self.counts.items()}
 
 
 def recent_commits(session: Session, machine_id: int, commit: Commit,
@@ -75,7 +84,8 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     others later). The JSON sample arrays are most of what a detection pass reads.
     ``regular_only``: leave out the runs of confirmations and bisections (what a screen
     reads: merging reruns into a commit's point narrowed the reference's spread and fed
-    more candidates, issue 27)."""
+    more candidates, issue 27), and without the speeds of runs on a busy machine (their
+    documents' ``busy``; sizes and instruction counts stay: issue 23)."""
     order = {cid: o for cid, o in commits}
     c_samples: Any = Result.c_samples
     d_samples: Any = Result.d_samples
@@ -85,7 +95,8 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     stmt = select(Result.dataset_id, Result.configuration_id, Result.codec_set_id,
                   Result.commit_id, Result.ratio,
                   Result.compressed_bytes, Result.c_median, Result.d_median, c_samples,
-                  d_samples).where(Result.machine_id == machine_id,
+                  d_samples, Result.c_instructions_per_mb, Result.d_instructions_per_mb,
+                  Result.document_id).where(Result.machine_id == machine_id,
                                    Result.commit_id.in_(order),
                                    Result.roundtrip_ok.is_(True))
     if run_ids is not None:
@@ -98,9 +109,12 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                           Result.configuration_id.in_({k[1] for k in keys}))
     # Core execution: plain row tuples (tens of thousands per pass), no ORM row processing.
     rows = session.connection().execute(stmt).all()
+    busy_docs = set(session.connection().scalars(select(ResultDocument.id).where(
+        ResultDocument.id.in_({r[-1] for r in rows} or {-1}),
+        ResultDocument.busy.is_(True)))) if regular_only else set()
     codec_series = series_keys(session, {r[2] for r in rows})
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
-    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp in rows:
+    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp, cic, dic, doc in rows:
         key = (ds, conf, codec_series[set_id])
         if keys is not None and key not in keys:
             continue
@@ -110,6 +124,13 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
             cv.samples_loaded = samples_of is None or cid in samples_of
         cv.ratio = ratio if ratio is not None else cv.ratio
         cv.compressed_bytes = float(cbytes) if cbytes is not None else cv.compressed_bytes
+        for metric, count in (("compress_instructions_per_mb", cic),
+                              ("decompress_instructions_per_mb", dic)):
+            if count is not None and count > 0:
+                cv.counts[metric].append(float(count))
+        if doc in busy_docs:
+            cv.busy_runs += 1
+            continue
         for metric, median, samples in (("compress_mbps", cmed, csamp),
                                         ("decompress_mbps", dmed, dsamp)):
             if median is not None and median > 0:

@@ -1,10 +1,13 @@
-"""The screen of one measured commit: exact metrics at once, speeds as one family per
-commit (regular runs only: reruns are evidence for their candidate's decision, never
-points of the reference), candidates sent to confirmation reruns within the tag's
-budget; slow drifts and reverts of recorded changes."""
+"""The screen of one measured commit: exact metrics and instruction counts at once (a
+count beyond Settings.detection_count_threshold is a change from one run), speeds as one
+family per commit (regular runs only: reruns are evidence for their candidate's decision,
+never points of the reference; runs on a busy machine are left out), each candidate judged
+by its commits' counts (code / probably the machine), candidates sent to confirmation reruns
+within the tag's budget; slow drifts and reverts of recorded changes."""
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from datetime import datetime
@@ -19,8 +22,13 @@ from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
 from basketbench.services import notify
 from basketbench.services.detection import budget, confirm, drift, history, revert
 from basketbench.services.detection.common import Outcome, direction, rule_for
+from basketbench.services.detection.counts import attribute_speed_change, count_changes
 from basketbench.services.detection.engine import SeriesInput, SeriesPoint, screen
 from basketbench.services.detection.speed import SpeedRule, level_test, within_se
+
+log = logging.getLogger(__name__)
+BUSY_NOTE = ("not screened: this commit's runs were measured on a busy machine (their "
+             "documents' load.busy); its sizes and instruction counts were")
 
 
 def detect_commit(session: Session, settings: Settings, commit_id: int, machine_id: int,
@@ -86,6 +94,19 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
             session.add(ch)
             recorded[(ds, conf, cs, metric)].append(ch)
 
+    # Instruction counts: near-exact, a move beyond the threshold is a change from one run.
+    for key, ch in _count_changes(settings, machine_id, commit.id, series, flagged, run_id, now):
+        earlier = _last_confirmed(recorded.get(key, []), orders, "exact")
+        if earlier is not None and revert.is_back(earlier, ch.head_value,
+                                                  settings.detection_count_threshold):
+            ch.evidence = {**ch.evidence, "reverts": earlier.id}
+        session.add(ch)
+        recorded[key].append(ch)
+    busy = _busy_only(series, commit.id)
+    if busy:  # the commit's speeds were all measured on a busy machine: not tested
+        log.info("commit %s on machine %s: speeds not screened (busy machine)",
+                 commit.sha, machine_id)
+
     # Speeds: one family over every series and speed metric of this commit.
     rule = rule_for(settings)
     meta: list[tuple[int, int, str, list[history.CommitValues]]] = []
@@ -98,7 +119,8 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
             drop = outliers((ds, conf, cs, metric))
             seg = [v for v in values if v.order >= start and v.runs.get(metric)
                    and (v.commit_id not in drop or v.commit_id == commit.id)]
-            if len(seg) >= 3:
+            # the commit's own speeds are missing when its runs were busy: nothing to test
+            if len(seg) >= 3 and seg[-1].commit_id == commit.id:
                 meta.append((ds, conf, metric, seg))
                 series_of.append((ds, conf, cs, metric))
 
@@ -132,6 +154,9 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         pts = family[c.series].points
         suspect, parent = pts[c.position], pts[c.position - 1]
         codec_set_id = next(v.codec_set_id for v in seg if v.commit_id == suspect.commit)
+        verdict = attribution(settings, metric,
+                              next(v for v in seg if v.commit_id == parent.commit),
+                              next(v for v in seg if v.commit_id == suspect.commit))
         reference = [p.median for p in pts[max(0, c.position - rule.window):c.position]]
         ch = Change(
             commit_id=suspect.commit, parent_commit_id=parent.commit, machine_id=machine_id,
@@ -149,7 +174,7 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
                       "reference_commits": [p.commit for p in pts[max(0, c.position - rule.window):
                                                                    c.position]],
                       "suspect_runs": list(suspect.runs), "suspect_samples": suspect.samples,
-                      "parent_samples": parent.samples})
+                      "parent_samples": parent.samples, **verdict})
         earlier = _last_confirmed(recorded.get(series_of[c.series], []), orders, "speed")
         if earlier is not None and earlier.commit_id != suspect.commit and \
                 np.sign(earlier.delta_pct) == -np.sign(c.delta) and revert.is_back(
@@ -186,6 +211,9 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
             out.rejected.extend(res.rejected)
     exact_new = [ch for chs in recorded.values() for ch in chs
                  if ch.kind == "exact" and ch.commit_id == commit.id and ch.confirmed_at == now]
+    if busy:
+        for ch in exact_new:
+            ch.evidence = {**ch.evidence, "speed": BUSY_NOTE}
     session.flush()
     revert.link(session, exact_new)
     out.confirmed.extend(ch.id for ch in exact_new)
@@ -263,7 +291,8 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
                           "reference_commits": [v.commit_id for v in seg[:-1]],
                           "suspect_runs": list(cur.runs[metric]),
                           "suspect_samples": list(cur.samples[metric]),
-                          "parent_samples": list(parent.samples[metric])})
+                          "parent_samples": list(parent.samples[metric]),
+                          **attribution(settings, metric, parent, cur)})
             session.add(ch)
             recorded[key].append(ch)
             out.append(ch)
@@ -286,7 +315,7 @@ def _drifts(settings: Settings, machine_id: int, commit_id: int,
                 continue
             start = segment_start(key)
             seg = [v for v in values if v.order >= start and v.runs.get(metric)]
-            if len(seg) < drift.MIN_POINTS:
+            if len(seg) < drift.MIN_POINTS or seg[-1].commit_id != commit_id:
                 continue
             medians = [float(np.median(v.runs[metric])) for v in seg]
             found = drift.find_drift(medians, settings.detection_drift_min_pct,
@@ -321,3 +350,58 @@ def _level(reference: list[float], runs: list[float], samples: list[float],
 def _fluke(ch: Change) -> bool:
     return ch.kind == "speed" and ch.state == "rejected" and \
         ((ch.confirmation or {}).get("result") or {}).get("verdict") == "rejected"
+
+
+def _busy_only(series: dict[history.SeriesKey, list[history.CommitValues]],
+               commit_id: int) -> bool:
+    """The commit was measured, but only by runs on a busy machine (no speeds kept)."""
+    mine = [values[-1] for values in series.values() if values[-1].commit_id == commit_id]
+    return bool(mine) and all(v.busy_runs and not v.runs for v in mine)
+
+
+def attribution(settings: Settings, metric: str, parent: history.CommitValues,
+                suspect: history.CommitValues) -> dict[str, str | float | None]:
+    """What a speed candidate is, by the counts of the same operation at its two commits:
+    code when they moved, probably the machine when they did not (evidence keys)."""
+    verdict = attribute_speed_change(metric, parent.count_medians(), suspect.count_medians(),
+                                     threshold_percent=settings.detection_count_threshold)
+    return {"attribution": verdict.attribution, "attribution_reason": verdict.reason,
+            "count_threshold_pct": settings.detection_count_threshold}
+
+
+def _count_changes(settings: Settings, machine_id: int, commit_id: int,
+                   series: dict[history.SeriesKey, list[history.CommitValues]],
+                   flagged: Callable[[Key], set[int]], run_id: int | None,
+                   now: datetime) -> list[tuple[Key, Change]]:
+    """Count metrics of this commit that moved beyond the threshold against the newest
+    earlier commit counted on the same series: confirmed at once, no reruns (valgrind counts
+    the same code on the same corpus to the instruction, whatever the machine does)."""
+    out = []
+    threshold = settings.detection_count_threshold
+    for (ds, conf, cs), values in series.items():
+        cur = values[-1]
+        if cur.commit_id != commit_id or not cur.counts:
+            continue
+        after = cur.count_medians()
+        for metric in after:
+            if commit_id in flagged((ds, conf, cs, metric)):
+                continue
+            prev = next((v for v in reversed(values[:-1]) if v.counts.get(metric)), None)
+            if prev is None:
+                continue
+            for found in count_changes({metric: prev.count_medians()[metric]},
+                                       {metric: after[metric]}, threshold):
+                delta = found.percent
+                out.append(((ds, conf, cs, metric), Change(
+                    commit_id=commit_id, parent_commit_id=prev.commit_id, machine_id=machine_id,
+                    dataset_id=ds, configuration_id=conf, codec_set_id=cur.codec_set_id,
+                    metric=metric, kind="exact", test="count",
+                    direction=direction(metric, delta), base_value=found.before,
+                    head_value=found.after, delta_pct=delta if math.isfinite(delta) else 1e9,
+                    state="confirmed", confirmed_at=now, detected_run_id=run_id,
+                    min_effect_pct=threshold,
+                    evidence={"rule": f"count: instructions counted under valgrind are "
+                                      f"deterministic, a move beyond {threshold:g} % is a "
+                                      f"change of the code, from one run",
+                              "threshold_pct": threshold})))
+    return out

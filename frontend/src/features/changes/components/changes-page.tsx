@@ -102,6 +102,13 @@ function interval(c: Change): string {
   return `${fmtPct(c.ci_low_pct)} … ${fmtPct(c.ci_high_pct)}`;
 }
 
+/** A speed change as its commits' instruction counts judge it (services/detection/counts.py). */
+const ATTRIBUTION_LABELS: Record<NonNullable<Change['attribution']>, string> = {
+  code: 'code',
+  'probably the machine': 'machine?',
+  'busy machine: not tested': 'busy',
+};
+
 /** The rows behind one summary line, fetched when it is expanded. */
 function LineRows({ line, filter, token }: { line: ChangeSummaryLine; filter: ChangesParams; token: string }) {
   const [open, setOpen] = useState<number | null>(null);
@@ -146,6 +153,16 @@ function LineRows({ line, filter, token }: { line: ChangeSummaryLine; filter: Ch
                   </span>
                 )}
                 {c.reverts && <span className="muted"> reverts {c.reverts.sha.slice(0, 8)}</span>}
+                {c.attribution && (
+                  <span
+                    className={`badge ${c.attribution === 'code' ? 'badge-bad' : 'badge-info'}`}
+                    data-testid="attribution"
+                    title={`the instruction counts of the two commits say: ${c.attribution}`}
+                  >
+                    {' '}
+                    {ATTRIBUTION_LABELS[c.attribution]}
+                  </span>
+                )}
               </td>
               <td title={c.status_reason ?? undefined}>
                 {c.status}

@@ -48,6 +48,16 @@ export function TradeoffControls({
       <SelectField name="basket" label="Basket size" value={String(state.basket)} options={opts(dims.basket_sizes, kb)} onChange={(v) => set({ basket: Number(v) })} />
       <SelectField name="threads" label="Threads" value={String(state.threads)} options={opts(dims.threads)} onChange={(v) => set({ threads: Number(v) })} />
       <SelectField name="mode" label="Mode" value={state.mode} options={opts(dims.modes)} onChange={(v) => set({ mode: v })} />
+      <SelectField
+        name="axis"
+        label="Speed axis"
+        value={state.axis}
+        options={[
+          { value: 'mbps', label: 'MB/s' },
+          { value: 'instructions', label: 'instructions per MB' },
+        ]}
+        onChange={(v) => set({ axis: v })}
+      />
       <div className="field-group">
         <CheckField name="rel" label="Relative to" checked={state.rel} onChange={(v) => set({ rel: v })} />
         <SelectField

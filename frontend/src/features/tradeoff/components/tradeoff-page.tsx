@@ -15,7 +15,7 @@ import { useTradeoffs, type TradeoffParams } from '../api/get-tradeoff';
 import { CommitLink } from '@/components/commit-link';
 import { fmtCodecs, unionSeries } from '@/lib/codecs';
 import { axisRange, axisRangeOf, formatRange, parseRange } from '@/lib/zoom';
-import { relativeTo, toPlotPoint, type PlotPoint } from '../utils/relative';
+import { relativeTo, speedAxis, toPlotPoint, type PlotPoint } from '../utils/relative';
 import { buildTraces, clickedPoint, type ClickedPoint, type MachineSeries, type SpeedKey } from '../utils/traces';
 import { TradeoffPointDetails } from './point-details';
 import { TradeoffControls } from './tradeoff-controls';
@@ -41,17 +41,19 @@ function paramsFor(state: State, commit: string, machine: string, dataset = stat
 const ZOOM_KEYS = { compress: ['cx', 'cy'], decompress: ['dx', 'dy'] } as const;
 
 function seriesOf(t: Tradeoff, machine: string, state: State): MachineSeries & { missingReference: boolean } {
-  const points = t.points.map(toPlotPoint);
+  const axis = speedAxis(state.axis);
+  const points = t.points.map((p) => toPlotPoint(p, axis));
   const codecs = t.codecs ?? null;
   if (!state.rel) return { machine, points, codecs, missingReference: false };
   const rel = relativeTo(points, state.ref);
   return { machine, points: rel.points, codecs, missingReference: !rel.referenceFound };
 }
 
-const CSV_HEADER = [
+/** The CSV columns; the speed columns are named after the axis shown (counts have no min/max). */
+const csvHeader = (metric: 'mbps' | 'instructions_per_mb') => [
   'commit', 'dataset', 'machine', 'setting', 'label', 'algorithm', 'level', 'ratio', 'compressed_bytes',
-  'compress_mbps_median', 'compress_mbps_min', 'compress_mbps_max',
-  'decompress_mbps_median', 'decompress_mbps_min', 'decompress_mbps_max', 'baseline',
+  `compress_${metric}_median`, `compress_${metric}_min`, `compress_${metric}_max`,
+  `decompress_${metric}_median`, `decompress_${metric}_min`, `decompress_${metric}_max`, 'baseline',
 ];
 
 function csvRows(series: MachineSeries[], baseline: boolean, commit: string, dataset: string): (string | number | null)[][] {
@@ -101,14 +103,14 @@ export function TradeoffPage() {
   const current = useMemo(
     () => currentQ.flatMap((q, i) => (q.data ? [seriesOf(q.data, currentParams[i]?.machine ?? '', state)] : [])),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- data identity is stable per query
-    [currentQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref],
+    [currentQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref, state.axis],
   );
   const baselineLabel = (i: number) =>
     state.base_dataset ? `${baselineParams[i]?.machine ?? ''} · ${state.base_dataset}` : (baselineParams[i]?.machine ?? '');
   const baseline = useMemo(
     () => baselineQ.flatMap((q, i) => (q.data ? [seriesOf(q.data, baselineLabel(i), state)] : [])),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- data identity is stable per query
-    [baselineQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref, state.base_dataset],
+    [baselineQ.map((q) => q.dataUpdatedAt).join(), state.rel, state.ref, state.base_dataset, state.axis],
   );
 
   const [clicked, setClicked] = useState<ClickedPoint | null>(null);
@@ -129,6 +131,11 @@ export function TradeoffPage() {
   const failed = [...currentQ, ...baselineQ].find((q) => q.error);
   const missingRef = current.some((s) => s.missingReference);
   const empty = !loading && !failed && current.every((s) => s.points.length === 0);
+  const axis = speedAxis(state.axis);
+  const counts = axis === 'instructions';
+  // counts chosen, but no run of this selection was counted (`basketbench run --instructions`)
+  const uncounted =
+    counts && !empty && current.every((s) => s.points.every((p) => p.compress === null && p.decompress === null));
   const suffix = state.rel ? ` relative to ${settingLabel(state.ref)}` : '';
   const stem = `tradeoff-${state.dataset}-${shortSha(state.commit)}-${machines.join('-')}`;
   const shown = (series: MachineSeries[]) =>
@@ -141,8 +148,10 @@ export function TradeoffPage() {
   const clickedPlotPoint = clickedSeries?.points.find((p) => p.setting === clicked?.setting);
 
   const panel = (key: SpeedKey) => {
-    const { data, annotations, count, yTicks } = buildTraces(shown(current), shown(baseline), key, state.rel);
-    const ylabel = key === 'compress' ? 'compression speed' : 'decompression speed';
+    const { data, annotations, count, yTicks } = buildTraces(shown(current), shown(baseline), key, state.rel, axis);
+    const op = key === 'compress' ? 'compression' : 'decompression';
+    const ylabel = counts ? `${op} instructions per MB` : `${op} speed`;
+    const unit = counts ? 'instructions/MB' : 'MB/s';
     const [xKey, yKey] = ZOOM_KEYS[key];
     return (
       <Plot
@@ -152,7 +161,7 @@ export function TradeoffPage() {
         pointCount={count}
         filename={`${stem}-${key}`}
         csv={() => ({
-          header: CSV_HEADER,
+          header: csvHeader(counts ? 'instructions_per_mb' : 'mbps'),
           rows: [...csvRows(current, false, state.commit, state.dataset), ...csvRows(baseline, true, state.base_commit || state.commit, state.base_dataset || state.dataset)],
         })}
         onClick={(event) => {
@@ -175,7 +184,7 @@ export function TradeoffPage() {
           },
           yaxis: {
             type: 'log', tickmode: 'array', tickvals: yTicks.tickvals, ticktext: yTicks.ticktext,
-            title: { text: state.rel ? `${ylabel} / ${settingLabel(state.ref)}` : `${ylabel} [MB/s]` },
+            title: { text: state.rel ? `${ylabel} / ${settingLabel(state.ref)}` : `${ylabel} [${unit}]` },
             ...axisRange(parseRange(state[yKey])),
           },
           annotations,
@@ -190,7 +199,7 @@ export function TradeoffPage() {
   return (
     <>
       <PageHeader title="Trade-offs">
-        Compression ratio against speed for commit <CommitLink sha={state.commit} /> on {state.dataset}{' '}
+        Compression ratio against {counts ? 'instructions per MB (counted under valgrind)' : 'speed'} for commit <CommitLink sha={state.commit} /> on {state.dataset}{' '}
         <span className={`badge ${synthetic ? '' : 'badge-info'}`} data-testid="dataset-kind">{kindLabel(state.dataset)}</span>
         {state.base_dataset && (
           <>
@@ -219,14 +228,24 @@ export function TradeoffPage() {
       )}
       {memcpy.length > 0 && (
         <p className="muted" data-testid="memcpy-note">
-          memcpy (no compression) runs at {memcpy.map(({ machine, p }) => `${Math.round((p.compress ?? 0) * 10) / 10} MB/s on ${machine}`).join(', ')}
+          memcpy (no compression) {counts ? 'takes' : 'runs at'}{' '}
+          {memcpy.map(({ machine, p }) => `${Math.round((p.compress ?? 0) * 10) / 10} ${counts ? 'instructions per MB' : 'MB/s'} on ${machine}`).join(', ')}
           {state.rel ? ' (relative)' : ''}: {state.memcpy ? 'shown' : 'not plotted, so the codecs keep the whole axis'}.{' '}
           <button type="button" className="btn btn-small" onClick={() => set({ memcpy: !state.memcpy })}>
             {state.memcpy ? 'hide memcpy' : 'show memcpy'}
           </button>
         </p>
       )}
-      {!loading && !failed && !empty && !missingRef && (
+      {uncounted && (
+        <EmptyState>
+          No instruction counts for this selection: its runs were timed only. Counts come from{' '}
+          <code>basketbench run --instructions</code> or a suite with <code>instructions = true</code>; or show{' '}
+          <button type="button" className="btn btn-small" onClick={() => set({ axis: 'mbps' })}>
+            MB/s
+          </button>
+        </EmptyState>
+      )}
+      {!loading && !failed && !empty && !missingRef && !uncounted && (
         <div className="plot-grid">
           {panel('compress')}
           {panel('decompress')}

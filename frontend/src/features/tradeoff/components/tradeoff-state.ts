@@ -18,6 +18,8 @@ export const tradeoffSchema = {
   base_dataset: str(),
   /** show memcpy (ratio 1, very fast): off by default, it squeezes the codecs' range */
   memcpy: bool(false),
+  /** the speed axis: 'mbps' (timed) or 'instructions' (per uncompressed MB, counted under valgrind) */
+  axis: str('mbps'),
   /** codec series: a set name or series key; '' = the newest series of the commit */
   codecs: str(),
   /** zoom of each panel ("lo~hi"; y in log10 of the speed, as Plotly's log axes): compress, decompress */

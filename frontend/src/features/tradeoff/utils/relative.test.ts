@@ -22,7 +22,7 @@ function point(setting: number, ratio: number, c: number | null, d: number | nul
 }
 
 describe('relativeTo', () => {
-  const pts = [point(505, 4, 200, 1000, 500), point(101, 3, 100, 400, 700), point(404, 2, 400, 2000, 1000)].map(toPlotPoint);
+  const pts = [point(505, 4, 200, 1000, 500), point(101, 3, 100, 400, 700), point(404, 2, 400, 2000, 1000)].map((p) => toPlotPoint(p));
 
   it('divides every value by the reference setting (default ZSTD-5)', () => {
     const { points, referenceFound } = relativeTo(pts, 505);
@@ -53,5 +53,17 @@ describe('relativeTo', () => {
     expect(points.find((p) => p.setting === 201)!.compress).toBeNull();
     const names = (ps: typeof pts) => paretoFront(ps, (p) => p.ratio, (p) => p.compress).map((p) => p.setting);
     expect(names(points)).toEqual(names(withFailed));
+  });
+});
+
+describe('toPlotPoint on the instructions axis', () => {
+  it('takes the counts as the speeds, without min..max, null where not counted', () => {
+    const counted = { ...point(505, 4, 200, 1000), compress_instructions_per_mb: 4.5e8, decompress_instructions_per_mb: 2.5e7 };
+    const c = toPlotPoint(counted, 'instructions');
+    expect([c.compress, c.decompress, c.compressMin, c.decompressMax]).toEqual([4.5e8, 2.5e7, null, null]);
+    expect(c.ratio).toBe(4);
+    const timed = toPlotPoint(point(101, 3, 100, 400), 'instructions');
+    expect([timed.compress, timed.decompress]).toEqual([null, null]);
+    expect(toPlotPoint(counted).compress).toBe(200); // the default stays MB/s
   });
 });

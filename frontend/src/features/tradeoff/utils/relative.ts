@@ -17,7 +17,29 @@ export interface PlotPoint {
   decompressMax: number | null;
 }
 
-export function toPlotPoint(p: TradeoffPoint): PlotPoint {
+/** What the speed axis shows: the timed MB/s, or the instructions per MB counted under valgrind. */
+export type SpeedAxis = 'mbps' | 'instructions';
+
+export const speedAxis = (v: string): SpeedAxis => (v === 'instructions' ? 'instructions' : 'mbps');
+
+export function toPlotPoint(p: TradeoffPoint, axis: SpeedAxis = 'mbps'): PlotPoint {
+  if (axis === 'instructions') {
+    // counts are exact to the instruction: no min..max bars; null where the run was not counted
+    return {
+      setting: p.setting,
+      algorithm: p.algorithm,
+      level: p.level,
+      codec: p.codec,
+      ratio: p.ratio ?? Number.NaN,
+      compressedBytes: p.compressed_bytes ?? Number.NaN,
+      compress: p.compress_instructions_per_mb ?? null,
+      compressMin: null,
+      compressMax: null,
+      decompress: p.decompress_instructions_per_mb ?? null,
+      decompressMin: null,
+      decompressMax: null,
+    };
+  }
   return {
     setting: p.setting,
     algorithm: p.algorithm,

@@ -29,6 +29,16 @@ describe('buildTraces', () => {
     expect(annotations[0]?.ay).toBeCloseTo(Math.log10(130));
     expect(annotations[0]?.y).toBeCloseTo(Math.log10(100));
   });
+  it('on the instructions axis, the frontier takes the fewest instructions per MB', () => {
+    // as counts: LZ4-1 the fewest (200), ZLIB-9 the most; ZSTD-5 densest
+    const counted = [p(101, 3, 1000), p(109, 3.5, 5000), p(505, 4, 800), p(401, 2, 200)];
+    const { data } = buildTraces([{ machine: 'm', points: counted }], [], 'compress', false, 'instructions');
+    const front = data.find((t) => t.name === 'Pareto frontier') as { x: number[]; y: number[] };
+    expect(front.x).toEqual([2, 4]);
+    expect(front.y).toEqual([200, 800]);
+    const zstd = data.find((t) => t.name === 'ZSTD') as { hovertemplate: string };
+    expect(zstd.hovertemplate).toContain('instructions/MB');
+  });
   it('tells which point a click hit: series, setting, current or baseline', () => {
     const old = [p(101, 3, 130)];
     const { data } = buildTraces([{ machine: 'a', points: now }, { machine: 'b', points: now }], [{ machine: 'a', points: old }], 'compress', false);

@@ -7,7 +7,7 @@ import { plotText } from '@/lib/plot-text';
 import type { CodecSet } from '@/types/api';
 import { logTicks, placeLabels, toPixels, type LabelPosition } from './labels';
 import { paretoFront } from './pareto';
-import type { PlotPoint } from './relative';
+import type { PlotPoint, SpeedAxis } from './relative';
 
 export type SpeedKey = 'compress' | 'decompress';
 
@@ -109,10 +109,13 @@ export function buildTraces(
   baseline: MachineSeries[],
   key: SpeedKey,
   relative: boolean,
+  axis: SpeedAxis = 'mbps',
 ): { data: Data[]; annotations: Partial<Annotations>[]; count: number; yTicks: { tickvals: number[]; ticktext: string[] } } {
   const data: Data[] = [];
   const annotations: Partial<Annotations>[] = [];
-  const unit = relative ? '×' : 'MB/s';
+  const unit = relative ? '×' : axis === 'instructions' ? 'instructions/MB' : 'MB/s';
+  // fewer instructions per MB is better: the frontier takes the lowest counts
+  const better = axis === 'instructions' ? (p: PlotPoint) => -(speedOf(p, key) ?? Number.NaN) : (p: PlotPoint) => speedOf(p, key);
   let count = 0;
   const labels = labelPositions(current, key);
   const ys: number[] = [];
@@ -149,7 +152,7 @@ export function buildTraces(
           `ratio %{x:.3f}<br>${key} median %{y:.4g} ${unit}<br><i>click: the commit, linked</i><extra></extra>`,
       });
     }
-    const front = paretoFront(pts, (p) => p.ratio, (p) => speedOf(p, key));
+    const front = paretoFront(pts, (p) => p.ratio, better);
     if (front.length > 1) {
       data.push({
         type: 'scatter',
