@@ -82,6 +82,68 @@ class SizeIn(BaseModel):
     stored_baskets: int | None = Field(default=None, ge=0)
 
 
+class SpeedIn(BaseModel):
+    """A setting's speeds; `advise --json`'s `measured` rows fit as they are."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    setting: int = Field(ge=0, le=599)
+    preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
+    compress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+    decompress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+
+
+class GroupSizesIn(BaseModel):
+    """A branch or type class: `advise --json`'s and `GET /branch-sizes`' groups fit as they are."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    key: str = Field(min_length=1, max_length=1000)
+    type_class: str | None = Field(default=None, max_length=100)
+    raw_bytes: int = Field(ge=0, le=2**62)
+    share: float = Field(0.0, ge=0, le=1, allow_inf_nan=False)
+    sizes: list[SizeIn] = Field(min_length=1, max_length=200)
+
+
+MAX_GROUPS = 5000
+
+
+class RecommendGroupsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    groups: list[GroupSizesIn] = Field(min_length=1, max_length=MAX_GROUPS)
+    speeds: list[SpeedIn] = Field(min_length=1, max_length=1000)
+    model: CostModelIn = Field(default_factory=CostModelIn)
+
+
+class GroupRecommendationOut(BaseModel):
+    key: str
+    type_class: str | None
+    raw_bytes: int
+    share: float
+    recommended: str | None = Field(description="null when no setting has both size and speeds")
+    margin: float | None
+    summary: str
+    ranking: list[str]
+    compressed_bytes: int | None = Field(description="at the group's own recommendation")
+    cost_total: float | None
+    compressed_bytes_at_file_best: int | None
+    cost_at_file_best: float | None
+
+
+class GroupsRecommendationOut(BaseModel):
+    model: CostModelIn
+    file_recommended: str | None = Field(description="the best single setting for all groups")
+    groups: list[GroupRecommendationOut]
+    cost_at_file_best: float
+    cost_per_group: float = Field(description="every group at its own recommendation")
+    saving: float = Field(description="cost_at_file_best - cost_per_group")
+    saving_fraction: float
+    compressed_bytes_at_file_best: int
+    compressed_bytes_per_group: int
+    settings_used: int
+
+
 class BranchSizesIn(BaseModel):
     """One branch of `rzbench sizes` output (docs/RZBENCH_CLI.md)."""
 

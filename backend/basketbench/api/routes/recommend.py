@@ -14,14 +14,17 @@ from basketbench.schemas.recommend import (
     BranchSizesStored,
     BranchSizesUpload,
     CostModelQuery,
+    GroupsRecommendationOut,
     RecommendationOut,
+    RecommendGroupsIn,
     RecommendHistoryOut,
     RecommendIn,
 )
 from basketbench.services import branch_sizes
-from basketbench.services.errors import NotFound
+from basketbench.services.errors import Invalid, NotFound
 from basketbench.services.lookup import get_commit, get_dataset
 from basketbench.services.recommend import Candidate, CostModel, recommend
+from basketbench.services.recommend_groups import GroupSizes, recommend_groups
 from basketbench.services.recommend_history import winners_over_history
 
 router = APIRouter(tags=["recommend"], dependencies=[ReadAccess])
@@ -33,6 +36,24 @@ def post_recommend(body: RecommendIn) -> Any:
     model = CostModel(**body.model.model_dump())
     candidates = [Candidate(**c.model_dump()) for c in body.candidates]
     return recommend(candidates, model).as_dict()
+
+
+@router.post("/recommend/groups", response_model=GroupsRecommendationOut)
+def post_recommend_groups(body: RecommendGroupsIn) -> Any:
+    """Each branch's or type class's own recommendation (its exact sizes, the file's speeds),
+    and what those per-group settings save against the file's single best setting."""
+    speeds: dict[tuple[int, str], tuple[float, float]] = {}
+    for i, s in enumerate(body.speeds):
+        if (s.setting, s.preconditioner) in speeds:
+            raise Invalid(f"speeds[{i}]: setting {s.setting} with preconditioner "
+                          f"{s.preconditioner!r} given twice")
+        speeds[(s.setting, s.preconditioner)] = (s.compress_mb_s, s.decompress_mb_s)
+    groups = [
+        GroupSizes(g.key, g.type_class, g.raw_bytes, g.share,
+                   {(z.setting, z.preconditioner): z.compressed_bytes for z in g.sizes})
+        for g in body.groups
+    ]
+    return recommend_groups(groups, speeds, CostModel(**body.model.model_dump()))
 
 
 @router.get("/branch-sizes", response_model=BranchSizesOut)
