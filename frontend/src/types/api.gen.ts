@@ -632,6 +632,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Recommend Groups
+         * @description Each branch's or type class's own recommendation (its exact sizes, the file's speeds),
+         *     and what those per-group settings save against the file's single best setting.
+         */
+        post: operations["recommend-post_recommend_groups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/branch-sizes": {
         parameters: {
             query?: never;
@@ -1676,6 +1697,89 @@ export interface components {
          * @enum {string}
          */
         Format: "json" | "csv";
+        /** GroupRecommendationOut */
+        GroupRecommendationOut: {
+            /** Key */
+            key: string;
+            /** Type Class */
+            type_class: string | null;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Share */
+            share: number;
+            /**
+             * Recommended
+             * @description null when no setting has both size and speeds
+             */
+            recommended: string | null;
+            /** Margin */
+            margin: number | null;
+            /** Summary */
+            summary: string;
+            /** Ranking */
+            ranking: string[];
+            /**
+             * Compressed Bytes
+             * @description at the group's own recommendation
+             */
+            compressed_bytes: number | null;
+            /** Cost Total */
+            cost_total: number | null;
+            /** Compressed Bytes At File Best */
+            compressed_bytes_at_file_best: number | null;
+            /** Cost At File Best */
+            cost_at_file_best: number | null;
+        };
+        /**
+         * GroupSizesIn
+         * @description A branch or type class: `advise --json`'s and `GET /branch-sizes`' groups fit as they are.
+         */
+        GroupSizesIn: {
+            /** Key */
+            key: string;
+            /** Type Class */
+            type_class?: string | null;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /**
+             * Share
+             * @default 0
+             */
+            share: number;
+            /** Sizes */
+            sizes: components["schemas"]["SizeIn"][];
+        };
+        /** GroupsRecommendationOut */
+        GroupsRecommendationOut: {
+            model: components["schemas"]["CostModelIn"];
+            /**
+             * File Recommended
+             * @description the best single setting for all groups
+             */
+            file_recommended: string | null;
+            /** Groups */
+            groups: components["schemas"]["GroupRecommendationOut"][];
+            /** Cost At File Best */
+            cost_at_file_best: number;
+            /**
+             * Cost Per Group
+             * @description every group at its own recommendation
+             */
+            cost_per_group: number;
+            /**
+             * Saving
+             * @description cost_at_file_best - cost_per_group
+             */
+            saving: number;
+            /** Saving Fraction */
+            saving_fraction: number;
+            /** Compressed Bytes At File Best */
+            compressed_bytes_at_file_best: number;
+            /** Compressed Bytes Per Group */
+            compressed_bytes_per_group: number;
+            /** Settings Used */
+            settings_used: number;
+        };
         /** Health */
         Health: {
             /** Status */
@@ -2181,6 +2285,14 @@ export interface components {
             /** Pareto */
             pareto: boolean;
         };
+        /** RecommendGroupsIn */
+        RecommendGroupsIn: {
+            /** Groups */
+            groups: components["schemas"]["GroupSizesIn"][];
+            /** Speeds */
+            speeds: components["schemas"]["SpeedIn"][];
+            model?: components["schemas"]["CostModelIn"];
+        };
         /** RecommendHistoryOut */
         RecommendHistoryOut: {
             /** Machine */
@@ -2476,6 +2588,24 @@ export interface components {
             preconditioner: string;
             /** Compressed Bytes */
             compressed_bytes: number;
+        };
+        /**
+         * SpeedIn
+         * @description A setting's speeds; `advise --json`'s `measured` rows fit as they are.
+         */
+        SpeedIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @default none
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
         };
         /** SpeedStats */
         SpeedStats: {
@@ -5361,6 +5491,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecommendationOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-post_recommend_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecommendGroupsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupsRecommendationOut"];
                 };
             };
             /** @description bad request */

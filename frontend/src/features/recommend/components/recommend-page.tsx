@@ -12,7 +12,9 @@ import { plotText } from '@/lib/plot-text';
 import type { Candidate, CostModel } from '@/types/api';
 import { useTradeoffs } from '@/features/tradeoff/api/get-tradeoff';
 import { useRecommendation } from '../api/post-recommend';
-import { DEFAULT_MODEL, fromTradeoff, parseAdvice, type AdviceFile } from '../utils/candidates';
+import { useBranchSizes } from '../api/get-branch-sizes';
+import { DEFAULT_MODEL, fromTradeoff, parseAdvice, speedsOf, toGroupSizes, type AdviceFile } from '../utils/candidates';
+import { GroupTable } from './group-table';
 
 interface Slider {
   key: keyof CostModel;
@@ -60,6 +62,18 @@ export function RecommendPage() {
     [advice, tradeoff?.data],
   );
   const rec = useRecommendation(candidates, model);
+  // Per type class and per branch: the advise file's groups, or the tracker's stored branch sizes.
+  const storedTypeClasses = useBranchSizes(commit, dataset, 'type_class', !advice);
+  const storedBranches = useBranchSizes(commit, dataset, 'branch', !advice);
+  const typeClassGroups = useMemo(
+    () => advice?.typeClasses ?? toGroupSizes(storedTypeClasses.data?.groups ?? [], 'groups'),
+    [advice, storedTypeClasses.data],
+  );
+  const branchGroups = useMemo(
+    () => advice?.branches ?? toGroupSizes(storedBranches.data?.groups ?? [], 'groups'),
+    [advice, storedBranches.data],
+  );
+  const speeds = useMemo(() => speedsOf(candidates), [candidates]);
 
   if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
   if (dims.error) return <ErrorState error={dims.error} retry={() => void dims.refetch()} />;
@@ -204,6 +218,16 @@ export function RecommendPage() {
               ))}
             </tbody>
           </table>
+          {(typeClassGroups.length > 0 || branchGroups.length > 0) && (
+            <>
+              <h2>Per type class and per branch</h2>
+              <p className="muted">
+                Each group ranked with its own exact compressed sizes and the file&apos;s speeds, under the cost model above; ROOT allows a setting per branch.
+              </p>
+              {typeClassGroups.length > 0 && <GroupTable kind="type_class" groups={typeClassGroups} speeds={speeds} model={model} />}
+              {branchGroups.length > 0 && <GroupTable kind="branch" groups={branchGroups} speeds={speeds} model={model} />}
+            </>
+          )}
         </>
       )}
     </>
