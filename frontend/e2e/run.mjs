@@ -937,6 +937,37 @@ async function main() {
       await page.close();
     });
 
+    await test('recommend per type class and per branch: an advise --json file\'s groups win as the CLI said', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/recommend`));
+      const fixture = path.join(FRONTEND, '..', 'tests', 'fixtures', 'advise-hzz-zlib.json');
+      const advice = JSON.parse(readFileSync(fixture, 'utf8'));
+      await page.waitForSelector('[data-testid="advice-file"]', { timeout: 30_000 });
+      await page.setInputFiles('[data-testid="advice-file"]', fixture);
+      // Settled: the advise file's model is on the sliders and both group tables are answered for it.
+      check(await until(page, (m) => Object.entries(m).every(([k, v]) => document.querySelector(`[data-testid="value-${k}"]`)?.textContent === String(v)) &&
+        ['type_class', 'branch'].every((k) => document.querySelector(`[data-testid="groups-${k}"]`)?.dataset.fetching === 'false'), advice.model), 'both group tables answered for the file\'s model');
+      const winners = (kind) => page.$$eval(`[data-testid="groups-${kind}"] [data-testid="group-row"]`, (rows) => rows.map((r) => [r.dataset.key, r.dataset.recommended]));
+      const byClass = Object.fromEntries(await winners('type_class'));
+      const cliByClass = Object.fromEntries(advice.type_classes.map((g) => [g.key, g.recommended]));
+      check(JSON.stringify(Object.keys(byClass).sort()) === JSON.stringify(Object.keys(cliByClass).sort()), `one row per type class (${Object.keys(byClass).join(',')})`);
+      for (const [k, v] of Object.entries(cliByClass)) check(byClass[k] === v, `type class ${k}: page recommends ${byClass[k]}, the CLI ${v}`);
+      // Branches: the 20 biggest shown, the rest counted; each shown winner is the CLI's.
+      const byBranch = await winners('branch');
+      const cliByBranch = Object.fromEntries(advice.branches.map((g) => [g.key, g.recommended]));
+      const biggest = [...advice.branches].sort((a, b) => b.raw_bytes - a.raw_bytes || a.key.localeCompare(b.key)).slice(0, 20).map((g) => g.key);
+      check(JSON.stringify(byBranch.map(([k]) => k)) === JSON.stringify(biggest), `the 20 biggest branches first (${byBranch.length} rows)`);
+      check(byBranch.every(([k, v]) => cliByBranch[k] === v), 'every shown branch wins with the CLI\'s setting');
+      const rest = await page.textContent('[data-testid="groups-branch-rest"]');
+      check(rest.includes(`${advice.branches.length - 20} more branches`), `the rest is counted (${rest})`);
+      const fileBest = await page.getAttribute('[data-testid="groups-branch"]', 'data-file-recommended');
+      check(fileBest === advice.recommended, `the file's single best setting is the CLI's ${advice.recommended} (got ${fileBest})`);
+      const saving = Number(await page.getAttribute('[data-testid="saving-branch"]', 'data-saving-fraction'));
+      check(saving >= 0 && saving < 1, `per-branch settings save a fraction of the cost (${saving})`);
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('/docs works offline (Swagger UI served by the API)', async () => {
       const page = await openPage(context);
       const outside = [];
