@@ -86,3 +86,30 @@ def test_bad_input_is_a_422_naming_the_field(client, auth, advice) -> None:
     assert bad.status_code == 422 and "compressed_bytes" in bad.text
     no_speeds = client.post(url, headers=auth, json={"groups": [group], "speeds": []})
     assert no_speeds.status_code == 422 and "speeds" in no_speeds.text
+
+
+def test_stored_branch_sizes_feed_the_same_recommendation(client, auth, advice) -> None:
+    """The page's tracker source: GET /branch-sizes groups go to /recommend/groups unchanged."""
+    from bb_factories import document
+
+    commit = "d" * 40
+    ingest = client.post("/api/v1/results", json=document(commit=commit), headers=auth)
+    assert ingest.status_code < 300
+    rows = [
+        {"tree": b["key"].split("/")[0], "branch": b["key"].split("/", 1)[1],
+         "type_class": b["type_class"], "baskets": b["baskets"], "raw_bytes": b["raw_bytes"],
+         "sizes": b["sizes"]}
+        for b in advice["branches"]
+    ]
+    stored = client.post("/api/v1/branch-sizes", headers=auth, json={
+        "commit": commit, "dataset": "hzz", "branches": rows})
+    assert stored.status_code == 201, stored.text
+    for group_by, kind in (("branch", "branches"), ("type_class", "type_classes")):
+        got = client.get("/api/v1/branch-sizes", headers=auth, params={
+            "commit": commit, "dataset": "hzz", "group_by": group_by})
+        assert got.status_code == 200, got.text
+        r = client.post("/api/v1/recommend/groups", headers=auth, json={
+            "groups": got.json()["groups"], "speeds": advice["measured"], "model": advice["model"]})
+        assert r.status_code == 200, r.text
+        cli = {g["key"]: g["recommended"] for g in advice[kind]}
+        assert {g["key"]: g["recommended"] for g in r.json()["groups"]} == cli
