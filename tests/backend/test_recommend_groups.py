@@ -113,3 +113,18 @@ def test_stored_branch_sizes_feed_the_same_recommendation(client, auth, advice) 
         assert r.status_code == 200, r.text
         cli = {g["key"]: g["recommended"] for g in advice[kind]}
         assert {g["key"]: g["recommended"] for g in r.json()["groups"]} == cli
+
+
+def test_no_stored_sizes_is_an_empty_answer_when_asked(client, auth) -> None:
+    """The page asks with allow_empty (a 404 would be a console error on every visit)."""
+    from bb_factories import document
+
+    commit = "e" * 40
+    doc = document(commit=commit)
+    assert client.post("/api/v1/results", json=doc, headers=auth).status_code < 300
+    dataset = doc["datasets"][0]["name"]
+    params = {"commit": commit, "dataset": dataset, "group_by": "type_class"}
+    assert client.get("/api/v1/branch-sizes", params=params, headers=auth).status_code == 404
+    empty = client.get("/api/v1/branch-sizes", params={**params, "allow_empty": "true"},
+                       headers=auth)
+    assert empty.status_code == 200 and empty.json()["groups"] == []

@@ -5619,6 +5619,8 @@ export interface operations {
                 /** @description codec series key or set name (host, builtin, ...); default: the newest */
                 codecs?: string;
                 group_by?: "branch" | "type_class" | "file";
+                /** @description none stored: 200 with no groups, not 404 */
+                allow_empty?: boolean;
             };
             header?: never;
             path?: never;

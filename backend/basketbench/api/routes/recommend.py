@@ -60,12 +60,14 @@ def post_recommend_groups(body: RecommendGroupsIn) -> Any:
 def get_branch_sizes(
     session: SessionDep, commit: str, dataset: str, codecs: str = "host",
     group_by: Literal["branch", "type_class", "file"] = "branch",
+    allow_empty: Annotated[bool, Query(description="none stored: 200 with no groups, not 404")]
+    = False,
 ) -> Any:
     """Exact compressed bytes summed per branch, type class or file, with byte shares."""
     c = get_commit(session, commit)
     ds = get_dataset(session, dataset)
     rows = branch_sizes.load(session, commit_id=c.id, dataset_id=ds.id, codecs=codecs)
-    if not rows:
+    if not rows and not allow_empty:
         raise NotFound(f"no branch sizes for dataset {dataset!r} on commit {commit!r} "
                        f"(codecs {codecs!r})")
     groups = [g.as_dict() for g in branch_sizes.aggregate(rows, group_by)]

@@ -1,18 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
 import type { BranchSizes } from '@/types/api';
 
 export type GroupBy = 'type_class' | 'branch';
 
-/** Stored per-branch sizes of a dataset on a commit; null when none were uploaded (404). */
-export const getBranchSizes = async (commit: string, dataset: string, groupBy: GroupBy, signal?: AbortSignal): Promise<BranchSizes | null> => {
-  try {
-    return await apiRequest<BranchSizes>('/branch-sizes', { commit, dataset, group_by: groupBy }, { signal });
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return null;
-    throw e;
-  }
-};
+/** Stored per-branch sizes of a dataset on a commit (no groups when none were uploaded). */
+export const getBranchSizes = (commit: string, dataset: string, groupBy: GroupBy, signal?: AbortSignal): Promise<BranchSizes> =>
+  apiRequest<BranchSizes>('/branch-sizes', { commit, dataset, group_by: groupBy, allow_empty: true }, { signal });
 
 export const useBranchSizes = (commit: string, dataset: string, groupBy: GroupBy, enabled: boolean) =>
   useQuery(
