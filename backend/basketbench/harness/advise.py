@@ -48,6 +48,7 @@ class AdviseOptions:
     speed_sample_mb: float = 8.0
     min_samples: int = 3
     target_ms: float = 20.0
+    rzbench: Path | None = None  # None: locate_rzbench() (a worker passes its own build)
 
 
 def _sample_corpus(full: Path, out: Path, budget_bytes: int) -> int:
@@ -116,6 +117,7 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
                 settings=options.settings,
                 preconditioners=options.preconditioners,
                 progress=lambda d, t: say("sizes", d, t),
+                binary=options.rzbench,
             )
             sample = Path(tmp) / "sample.bbc"
             stride = _sample_corpus(corpus, sample, int(options.speed_sample_mb * 1_000_000))
@@ -130,6 +132,7 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
                     memcpy=False,
                 ),
                 doc_path,
+                binary=options.rzbench,
                 progress=lambda d, t: say("speeds", d, t),
             )
         except RzbenchError as exc:

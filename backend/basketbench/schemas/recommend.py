@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -232,3 +233,37 @@ class CostModelQuery(CostModelIn):
     """The cost model as query parameters, next to the endpoint's own ones."""
 
     model_config = ConfigDict(extra="ignore")
+
+
+class AdviseIn(BaseModel):
+    """Advise on a file already under the worker's data root (no upload through the browser)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tag: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")
+    path: str = Field(min_length=1, max_length=1000,
+                      description="relative to the worker's data root (BASKETBENCH_DATA_ROOT)")
+
+
+class AdviseRunOut(BaseModel):
+    run_id: int
+    tag: str
+    path: str
+    status: str
+    stage: str | None
+    progress: float
+    created_at: datetime
+    finished_at: datetime | None
+    has_document: bool
+
+
+class AdviseRunsOut(BaseModel):
+    items: list[AdviseRunOut]
+
+
+class AdvicePathOut(BaseModel):
+    run_id: int
+    path: str
+
+
+AdviceDocument = dict[str, Any]
