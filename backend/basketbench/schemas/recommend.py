@@ -13,12 +13,18 @@ class CostModelIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    storage_per_tb_month: float = Field(20.0, ge=0, le=1e9, allow_inf_nan=False)
-    months: float = Field(36.0, ge=0, le=1e4, allow_inf_nan=False)
-    cpu_per_core_hour: float = Field(0.05, ge=0, le=1e6, allow_inf_nan=False)
-    reads_per_file: float = Field(10.0, ge=0, le=1e9, allow_inf_nan=False)
-    writes_per_file: float = Field(1.0, ge=0, le=1e9, allow_inf_nan=False)
-    network_mb_per_s: float = Field(100.0, ge=1e-6, le=1e9, allow_inf_nan=False)
+    storage_per_tb_month: float = Field(20.0, ge=0, le=1e9, allow_inf_nan=False,
+                                        description="price of a decimal TB stored a month")
+    months: float = Field(36.0, ge=0, le=1e4, allow_inf_nan=False,
+                          description="how long the file is kept")
+    cpu_per_core_hour: float = Field(0.05, ge=0, le=1e6, allow_inf_nan=False,
+                                     description="price of a core-hour")
+    reads_per_file: float = Field(10.0, ge=0, le=1e9, allow_inf_nan=False,
+                                  description="how often the whole file is read")
+    writes_per_file: float = Field(1.0, ge=0, le=1e9, allow_inf_nan=False,
+                                   description="how often the file is written")
+    network_mb_per_s: float = Field(100.0, ge=1e-6, le=1e9, allow_inf_nan=False,
+                                    description="decimal MB/s between storage and the core")
 
 
 class CandidateIn(BaseModel):

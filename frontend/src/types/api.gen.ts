@@ -1637,31 +1637,37 @@ export interface components {
         CostModelIn: {
             /**
              * Storage Per Tb Month
+             * @description price of a decimal TB stored a month
              * @default 20
              */
             storage_per_tb_month: number;
             /**
              * Months
+             * @description how long the file is kept
              * @default 36
              */
             months: number;
             /**
              * Cpu Per Core Hour
+             * @description price of a core-hour
              * @default 0.05
              */
             cpu_per_core_hour: number;
             /**
              * Reads Per File
+             * @description how often the whole file is read
              * @default 10
              */
             reads_per_file: number;
             /**
              * Writes Per File
+             * @description how often the file is written
              * @default 1
              */
             writes_per_file: number;
             /**
              * Network Mb Per S
+             * @description decimal MB/s between storage and the core
              * @default 100
              */
             network_mb_per_s: number;
@@ -5735,6 +5741,7 @@ export interface operations {
                 dataset: string;
                 /** @description codec series key or set name (host, builtin, ...); default: the newest */
                 codecs?: string;
+                /** @description sum per branch, per type class or per file */
                 group_by?: "branch" | "type_class" | "file";
                 /** @description none stored: 200 with no groups, not 404 */
                 allow_empty?: boolean;
@@ -5877,12 +5884,19 @@ export interface operations {
                 machine: string;
                 /** @description dataset name */
                 dataset: string;
+                /** @description price of a decimal TB stored a month */
                 storage_per_tb_month?: number;
+                /** @description how long the file is kept */
                 months?: number;
+                /** @description price of a core-hour */
                 cpu_per_core_hour?: number;
+                /** @description how often the whole file is read */
                 reads_per_file?: number;
+                /** @description how often the file is written */
                 writes_per_file?: number;
+                /** @description decimal MB/s between storage and the core */
                 network_mb_per_s?: number;
+                /** @description the newest this many commits */
                 limit?: number;
             };
             header?: never;
@@ -5950,6 +5964,7 @@ export interface operations {
     "recommend-list_advise": {
         parameters: {
             query?: {
+                /** @description the newest this many advise runs */
                 limit?: number;
             };
             header?: never;

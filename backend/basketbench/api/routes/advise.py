@@ -41,8 +41,8 @@ def get_advice(session: SessionDep, run_id: RunId) -> Any:
     return service.document(session, run_id)
 
 
-@router.get("/{run_id}/path", response_model=AdvicePathOut)
-def get_advice_path(session: SessionDep, _token: TokenDep, run_id: RunId) -> Any:
+@router.get("/{run_id}/path", response_model=AdvicePathOut, dependencies=[ReadAccess])
+def get_advice_path(session: SessionDep, run_id: RunId) -> Any:
     """For the worker: which file to advise on."""
     return {"run_id": run_id, "path": service.path_of(session, run_id)}
 
