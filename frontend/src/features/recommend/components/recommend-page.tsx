@@ -14,6 +14,7 @@ import { useTradeoffs } from '@/features/tradeoff/api/get-tradeoff';
 import { useRecommendation } from '../api/post-recommend';
 import { useBranchSizes } from '../api/get-branch-sizes';
 import { DEFAULT_MODEL, fromTradeoff, parseAdvice, speedsOf, toGroupSizes, type AdviceFile } from '../utils/candidates';
+import { AdviseRuns } from './advise-runs';
 import { GroupTable } from './group-table';
 
 interface Slider {
@@ -79,6 +80,12 @@ export function RecommendPage() {
   if (dims.error) return <ErrorState error={dims.error} retry={() => void dims.refetch()} />;
   if (commits.error) return <ErrorState error={commits.error} />;
 
+  const onAdvice = (a: AdviceFile) => {
+    setAdvice(a);
+    if (a.model) setModel(a.model);
+    setAdviceError(null);
+  };
+
   const onFile = (file: File | undefined) => {
     if (!file) return;
     if (file.size > 20_000_000) {
@@ -87,10 +94,7 @@ export function RecommendPage() {
     }
     void file.text().then((text) => {
       try {
-        const a = parseAdvice(text);
-        setAdvice(a);
-        if (a.model) setModel(a.model);
-        setAdviceError(null);
+        onAdvice(parseAdvice(text));
       } catch (e) {
         setAdviceError(`${file.name}: ${(e as Error).message}`);
       }
@@ -138,6 +142,7 @@ export function RecommendPage() {
           <input type="file" accept=".json,application/json" data-testid="advice-file" onChange={(e) => onFile(e.target.files?.[0])} />
         </label>
       </Toolbar>
+      <AdviseRuns onLoad={onAdvice} onError={setAdviceError} />
       {adviceError && <div role="alert" className="error">{adviceError}</div>}
       <Toolbar>
         {SLIDERS.map((s) => (
