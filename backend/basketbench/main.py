@@ -16,6 +16,7 @@ from fastapi.routing import APIRoute
 from basketbench.api import errors, guards, openapi_docs, security_headers, static_assets
 from basketbench.api.compression import GZipMiddleware
 from basketbench.api.routes import (
+    advise,
     analysis,
     catalog,
     changes,
@@ -60,7 +61,7 @@ def api_router() -> APIRouter:
     for router in (health.router, catalog.repositories, catalog.commits, machines.router,
                    catalog.datasets, catalog.configurations, runs.router, results.router,
                    analysis.router, ci.router, changes.router, recommend.router,
-                   recommend.upload_router, worker_tags.router, io.router):
+                   recommend.upload_router, advise.router, worker_tags.router, io.router):
         api.include_router(router)
     return api
 

@@ -983,6 +983,78 @@ async function main() {
       await page.close();
     });
 
+    await test('recommend per type class and per branch: an advise --json file\'s groups win as the CLI said', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/recommend`));
+      const fixture = path.join(FRONTEND, '..', 'tests', 'fixtures', 'advise-hzz-zlib.json');
+      const advice = JSON.parse(readFileSync(fixture, 'utf8'));
+      await page.waitForSelector('[data-testid="advice-file"]', { timeout: 30_000 });
+      await page.setInputFiles('[data-testid="advice-file"]', fixture);
+      // Settled: the advise file's model is on the sliders and both group tables are answered for it.
+      check(await until(page, (m) => Object.entries(m).every(([k, v]) => document.querySelector(`[data-testid="value-${k}"]`)?.textContent === String(v)) &&
+        ['type_class', 'branch'].every((k) => document.querySelector(`[data-testid="groups-${k}"]`)?.dataset.fetching === 'false'), advice.model), 'both group tables answered for the file\'s model');
+      const winners = (kind) => page.$$eval(`[data-testid="groups-${kind}"] [data-testid="group-row"]`, (rows) => rows.map((r) => [r.dataset.key, r.dataset.recommended]));
+      const byClass = Object.fromEntries(await winners('type_class'));
+      const cliByClass = Object.fromEntries(advice.type_classes.map((g) => [g.key, g.recommended]));
+      check(JSON.stringify(Object.keys(byClass).sort()) === JSON.stringify(Object.keys(cliByClass).sort()), `one row per type class (${Object.keys(byClass).join(',')})`);
+      for (const [k, v] of Object.entries(cliByClass)) check(byClass[k] === v, `type class ${k}: page recommends ${byClass[k]}, the CLI ${v}`);
+      // Branches: the 20 biggest shown, the rest counted; each shown winner is the CLI's.
+      const byBranch = await winners('branch');
+      const cliByBranch = Object.fromEntries(advice.branches.map((g) => [g.key, g.recommended]));
+      const biggest = [...advice.branches].sort((a, b) => b.raw_bytes - a.raw_bytes || a.key.localeCompare(b.key)).slice(0, 20).map((g) => g.key);
+      check(JSON.stringify(byBranch.map(([k]) => k)) === JSON.stringify(biggest), `the 20 biggest branches first (${byBranch.length} rows)`);
+      check(byBranch.every(([k, v]) => cliByBranch[k] === v), 'every shown branch wins with the CLI\'s setting');
+      const rest = await page.textContent('[data-testid="groups-branch-rest"]');
+      check(rest.includes(`${advice.branches.length - 20} more branches`), `the rest is counted (${rest})`);
+      const fileBest = await page.getAttribute('[data-testid="groups-branch"]', 'data-file-recommended');
+      check(fileBest === advice.recommended, `the file's single best setting is the CLI's ${advice.recommended} (got ${fileBest})`);
+      const saving = Number(await page.getAttribute('[data-testid="saving-branch"]', 'data-saving-fraction'));
+      check(saving >= 0 && saving < 1, `per-branch settings save a fraction of the cost (${saving})`);
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
+    await test('recommend: an advise run on a worker\'s file is queued from the page, listed, and its advice loads like a file', async () => {
+      const page = await openPage(context);
+      await page.goto(url(`/recommend`));
+      await page.waitForSelector('[data-testid="advise-runs"]', { timeout: 30_000 });
+      await page.click('[data-testid="advise-runs"] summary');
+      const form = 'form[aria-label="advise on a worker\'s file"]';
+      await page.fill(`${form} input[name="advise-tag"]`, 'e2e-advise');
+      await page.fill(`${form} input[name="advise-token"]`, backend.token);
+      // A path out of the data root: refused on the page, and by the API (422 naming the field).
+      await page.fill(`${form} input[name="advise-path"]`, '../etc/passwd');
+      await page.click(`${form} button[type="submit"]`);
+      check(await until(page, () => document.querySelector('[data-testid="advise-runs"] [role="alert"]')?.textContent?.includes('without')), 'the page refuses a path leaving the data root');
+      const refused = await fetch(url('/api/v1/advise'), { method: 'POST', body: JSON.stringify({ tag: 'e2e-advise', path: '../etc/passwd' }), headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${backend.token}` } });
+      check(refused.status === 422 && (await refused.text()).includes('path'), `so does the API (${refused.status})`);
+      await page.fill(`${form} input[name="advise-path"]`, 'hzz/HZZ.root');
+      const queued = page.waitForResponse((r) => r.url().endsWith('/api/v1/advise') && r.request().method() === 'POST');
+      await page.click(`${form} button[type="submit"]`);
+      const created = await (await queued).json();
+      check(Number.isInteger(created.run_id), `an advise run is queued (run ${created.run_id})`);
+      check(await until(page, (id) => !!document.querySelector(`[data-testid="advise-run"][data-run="${id}"]`), created.run_id), 'the page lists it');
+      // The worker's upload (tests/workers/test_advise_run.py runs a real one): the CLI's fixture.
+      const fixture = readFileSync(path.join(FRONTEND, '..', 'tests', 'fixtures', 'advise-hzz-zlib.json'), 'utf8');
+      const advice = JSON.parse(fixture);
+      const put = await fetch(url(`/api/v1/advise/${created.run_id}`), { method: 'PUT', body: fixture, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${backend.token}` } });
+      check(put.status === 204, `the advice is stored (${put.status})`);
+      await page.reload();
+      await page.click('[data-testid="advise-runs"] summary');
+      const load = page.locator(`[data-testid="advise-run"][data-run="${created.run_id}"] button`, { hasText: 'load' });
+      await load.waitFor({ timeout: 30_000 });
+      await load.click();
+      check(await until(page, (want) => {
+        const p = document.querySelector('[data-testid="recommendation"]');
+        return p && p.dataset.fetching === 'false' && p.dataset.recommended === want &&
+          document.querySelector('[data-testid="groups-type_class"]')?.dataset.fetching === 'false';
+      }, advice.recommended), `the stored advice loads: ${advice.recommended} recommended, per type class shown`);
+      const labels = await page.$$eval('[data-testid="rank-row"]', (rows) => rows.map((r) => r.dataset.label));
+      check(JSON.stringify(labels) === JSON.stringify(advice.ranking.map((r) => r.label)), 'ranked as the CLI did');
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('/docs works offline (Swagger UI served by the API)', async () => {
       const page = await openPage(context);
       const outside = [];

@@ -84,6 +84,12 @@ class ApiClient:
             )
         )
 
+    def get_advice_path(self, run_id: int) -> str:
+        return str(self._request("GET", f"/advise/{run_id}/path")["path"])
+
+    def put_advice(self, run_id: int, document: dict[str, Any]) -> None:
+        self._request("PUT", f"/advise/{run_id}", json=document)
+
     def post_branch_sizes(
         self, commit: str, dataset: str, codecs: str, branches: list[dict[str, Any]]
     ) -> dict[str, Any]:

@@ -29,6 +29,9 @@ class WorkerSettings(BaseSettings):
     profiles_dir: Path | None = None
     suites_dir: Path | None = None
     harness_source: Path = _REPO_ROOT / "bench-harness"
+    # Files the dashboard may ask this worker to advise on (POST /advise paths are relative to
+    # it); unset: the worker refuses advise runs.
+    data_root: Path | None = None
 
     machine_name: str | None = None
     # Hardware tag (= Celery queue) when `basketbench worker` gets no --tag; unset = detected.

@@ -25,6 +25,7 @@ from basketbench.harness.root_release import Release
 from basketbench.harness.root_release import available as available_releases
 from basketbench.harness.rzbench import run_sizes
 
+from basketbench_workers.advise_run import run_advise
 from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.attempts import AttemptCounter
 from basketbench_workers.buildcache import BuildCache, BuildResult
@@ -50,6 +51,8 @@ from basketbench_workers.toolchain import detect_toolchain
 
 log = logging.getLogger(__name__)
 
+# Runs of this suite advise on a file of the data root (advise_run.py), no commit built.
+ADVISE_SUITE = "advise"
 _PROGRESS = re.compile(r"^progress\s+(\d+)\s+(\d+)\s*$")
 
 
@@ -289,6 +292,22 @@ def _stages(
     beat: RunHeartbeat,
 ) -> str:
     run_id = int(run["id"])
+    if run.get("suite") == ADVISE_SUITE:
+        def rzbench() -> Path:
+            reporter.stage("build")
+            build = default_rzbench(settings, log_path)
+            machine_id = ensure_registered(api, identity.machine_name, identity.tag,
+                                           build.rzbench, state)
+            reporter.patch(machine_id=machine_id, build_cache_hit=build.cache_hit)
+            return build.rzbench
+
+        def before_upload() -> None:
+            beat.beat()  # a run requeued meanwhile belongs to its new attempt
+            beat.check()
+
+        run_advise(run_id, api, settings, reporter, rzbench, log_path, before_upload)
+        reporter.done()
+        return "done"
     suite = get_suite(str(run.get("suite") or "quick"), settings.suites_dir)
 
     # checkout (a ROOT release measured by its stable id needs no repository)

@@ -29,6 +29,8 @@ MB = 1024 * 1024
 WEBHOOK_MAX_BODY = 25 * MB
 # Result documents (harness or Google Benchmark JSON): the largest real ones are ~30 MB.
 INGEST_MAX_BODY = 256 * MB
+# An advice document (`basketbench advise --json`, one row per branch): the page reads 20 MB.
+ADVICE_MAX_BODY = 20 * MB
 # Everything else (trigger, run updates, machine registration) is small.
 DEFAULT_MAX_BODY = 2 * MB
 # Deeper JSON is no real document: orjson (serialising) and recursion stop near 255.
@@ -40,6 +42,8 @@ def body_limit(path: str) -> int:
         return WEBHOOK_MAX_BODY
     if path.endswith("/results") or path.endswith("/results/gbench"):
         return INGEST_MAX_BODY
+    if "/advise/" in path:
+        return ADVICE_MAX_BODY
     return DEFAULT_MAX_BODY
 
 

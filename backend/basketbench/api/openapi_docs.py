@@ -124,6 +124,9 @@ PATH_PARAMETERS: dict[tuple[str, str], str] = {
     ("/api/v1/tradeoff", "codec"): "only this codec",
     ("/api/v1/history", "codec"): "codec, when the setting alone names several "
                                   "configurations",
+    ("/api/v1/branch-sizes", "group_by"): "sum per branch, per type class or per file",
+    ("/api/v1/recommend/history", "limit"): "the newest this many commits",
+    ("/api/v1/advise", "limit"): "the newest this many advise runs",
 }
 
 

@@ -24,6 +24,7 @@ from basketbench.harness.extract import extract_corpus
 from basketbench.harness.rzbench import BenchOptions, RzbenchError, run_bench, run_sizes
 from basketbench.services.branch_sizes import SizeGroup, aggregate
 from basketbench.services.recommend import Candidate, CostModel, recommend
+from basketbench.services.recommend_groups import advise_group, group_candidates
 
 # The settings that matter (DESIGN.md): TFile default, ZLIB mid, LZMA small, LZ4 analysis,
 # ZSTD general purpose and stronger.
@@ -47,6 +48,7 @@ class AdviseOptions:
     speed_sample_mb: float = 8.0
     min_samples: int = 3
     target_ms: float = 20.0
+    rzbench: Path | None = None  # None: locate_rzbench() (a worker passes its own build)
 
 
 def _sample_corpus(full: Path, out: Path, budget_bytes: int) -> int:
@@ -94,11 +96,7 @@ def _speeds(document: dict[str, Any]) -> dict[tuple[int, str], tuple[float, floa
 def _candidates(
     group: SizeGroup, speeds: dict[tuple[int, str], tuple[float, float]]
 ) -> list[Candidate]:
-    return [
-        Candidate(setting, pre, group.raw_bytes, max(1, n), *speeds[(setting, pre)])
-        for (setting, pre), n in sorted(group.compressed.items())
-        if (setting, pre) in speeds and group.raw_bytes > 0
-    ]
+    return group_candidates(group.raw_bytes, group.compressed, speeds)
 
 
 def advise(path: Path, options: AdviseOptions, progress: Progress | None = None) -> dict[str, Any]:
@@ -119,6 +117,7 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
                 settings=options.settings,
                 preconditioners=options.preconditioners,
                 progress=lambda d, t: say("sizes", d, t),
+                binary=options.rzbench,
             )
             sample = Path(tmp) / "sample.bbc"
             stride = _sample_corpus(corpus, sample, int(options.speed_sample_mb * 1_000_000))
@@ -133,6 +132,7 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
                     memcpy=False,
                 ),
                 doc_path,
+                binary=options.rzbench,
                 progress=lambda d, t: say("speeds", d, t),
             )
         except RzbenchError as exc:
@@ -173,20 +173,8 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
     file_rec = recommend(_candidates(file_group, speeds), options.model).as_dict()
 
     def per_group(groups: list[SizeGroup]) -> list[dict[str, Any]]:
-        out = []
-        for g in groups:
-            cands = _candidates(g, speeds)
-            rec = recommend(cands, options.model) if cands else None
-            out.append(
-                {
-                    **g.as_dict(),
-                    "recommended": rec.best.candidate.label if rec else None,
-                    "margin": rec.as_dict()["margin"] if rec else None,
-                    "summary": rec.summary() if rec else "no data",
-                    "ranking": [r["label"] for r in rec.as_dict()["ranking"]] if rec else [],
-                }
-            )
-        return out
+        return [{**g.as_dict(), **advise_group(_candidates(g, speeds), options.model)}
+                for g in groups]
 
     return {
         "file": path.name,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,12 +13,18 @@ class CostModelIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    storage_per_tb_month: float = Field(20.0, ge=0, le=1e9, allow_inf_nan=False)
-    months: float = Field(36.0, ge=0, le=1e4, allow_inf_nan=False)
-    cpu_per_core_hour: float = Field(0.05, ge=0, le=1e6, allow_inf_nan=False)
-    reads_per_file: float = Field(10.0, ge=0, le=1e9, allow_inf_nan=False)
-    writes_per_file: float = Field(1.0, ge=0, le=1e9, allow_inf_nan=False)
-    network_mb_per_s: float = Field(100.0, ge=1e-6, le=1e9, allow_inf_nan=False)
+    storage_per_tb_month: float = Field(20.0, ge=0, le=1e9, allow_inf_nan=False,
+                                        description="price of a decimal TB stored a month")
+    months: float = Field(36.0, ge=0, le=1e4, allow_inf_nan=False,
+                          description="how long the file is kept")
+    cpu_per_core_hour: float = Field(0.05, ge=0, le=1e6, allow_inf_nan=False,
+                                     description="price of a core-hour")
+    reads_per_file: float = Field(10.0, ge=0, le=1e9, allow_inf_nan=False,
+                                  description="how often the whole file is read")
+    writes_per_file: float = Field(1.0, ge=0, le=1e9, allow_inf_nan=False,
+                                   description="how often the file is written")
+    network_mb_per_s: float = Field(100.0, ge=1e-6, le=1e9, allow_inf_nan=False,
+                                    description="decimal MB/s between storage and the core")
 
 
 class CandidateIn(BaseModel):
@@ -80,6 +87,68 @@ class SizeIn(BaseModel):
     preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
     compressed_bytes: int = Field(ge=0, le=2**62)
     stored_baskets: int | None = Field(default=None, ge=0)
+
+
+class SpeedIn(BaseModel):
+    """A setting's speeds; `advise --json`'s `measured` rows fit as they are."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    setting: int = Field(ge=0, le=599)
+    preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
+    compress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+    decompress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+
+
+class GroupSizesIn(BaseModel):
+    """A branch or type class: `advise --json`'s and `GET /branch-sizes`' groups fit as they are."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    key: str = Field(min_length=1, max_length=1000)
+    type_class: str | None = Field(default=None, max_length=100)
+    raw_bytes: int = Field(ge=0, le=2**62)
+    share: float = Field(0.0, ge=0, le=1, allow_inf_nan=False)
+    sizes: list[SizeIn] = Field(min_length=1, max_length=200)
+
+
+MAX_GROUPS = 5000
+
+
+class RecommendGroupsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    groups: list[GroupSizesIn] = Field(min_length=1, max_length=MAX_GROUPS)
+    speeds: list[SpeedIn] = Field(min_length=1, max_length=1000)
+    model: CostModelIn = Field(default_factory=CostModelIn)
+
+
+class GroupRecommendationOut(BaseModel):
+    key: str
+    type_class: str | None
+    raw_bytes: int
+    share: float
+    recommended: str | None = Field(description="null when no setting has both size and speeds")
+    margin: float | None
+    summary: str
+    ranking: list[str]
+    compressed_bytes: int | None = Field(description="at the group's own recommendation")
+    cost_total: float | None
+    compressed_bytes_at_file_best: int | None
+    cost_at_file_best: float | None
+
+
+class GroupsRecommendationOut(BaseModel):
+    model: CostModelIn
+    file_recommended: str | None = Field(description="the best single setting for all groups")
+    groups: list[GroupRecommendationOut]
+    cost_at_file_best: float
+    cost_per_group: float = Field(description="every group at its own recommendation")
+    saving: float = Field(description="cost_at_file_best - cost_per_group")
+    saving_fraction: float
+    compressed_bytes_at_file_best: int
+    compressed_bytes_per_group: int
+    settings_used: int
 
 
 class BranchSizesIn(BaseModel):
@@ -170,3 +239,37 @@ class CostModelQuery(CostModelIn):
     """The cost model as query parameters, next to the endpoint's own ones."""
 
     model_config = ConfigDict(extra="ignore")
+
+
+class AdviseIn(BaseModel):
+    """Advise on a file already under the worker's data root (no upload through the browser)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tag: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")
+    path: str = Field(min_length=1, max_length=1000,
+                      description="relative to the worker's data root (BASKETBENCH_DATA_ROOT)")
+
+
+class AdviseRunOut(BaseModel):
+    run_id: int
+    tag: str
+    path: str
+    status: str
+    stage: str | None
+    progress: float
+    created_at: datetime
+    finished_at: datetime | None
+    has_document: bool
+
+
+class AdviseRunsOut(BaseModel):
+    items: list[AdviseRunOut]
+
+
+class AdvicePathOut(BaseModel):
+    run_id: int
+    path: str
+
+
+AdviceDocument = dict[str, Any]

@@ -632,6 +632,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Recommend Groups
+         * @description Each branch's or type class's own recommendation (its exact sizes, the file's speeds),
+         *     and what those per-group settings save against the file's single best setting.
+         */
+        post: operations["recommend-post_recommend_groups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/branch-sizes": {
         parameters: {
             query?: never;
@@ -668,6 +689,74 @@ export interface paths {
          * @description The winning setting on each of the newest `limit` commits, and where it changed.
          */
         get: operations["recommend-get_recommend_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Advise
+         * @description The newest advise runs, with their status, progress and whether advice is stored.
+         */
+        get: operations["recommend-list_advise"];
+        put?: never;
+        /**
+         * Post Advise
+         * @description Queue `advise` on `path` (relative to the data root of a worker of `tag`).
+         */
+        post: operations["recommend-post_advise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advise/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Advice
+         * @description The advice document (what `basketbench advise --json` writes).
+         */
+        get: operations["recommend-get_advice"];
+        /**
+         * Put Advice
+         * @description The worker stores the advice document of its run.
+         */
+        put: operations["recommend-put_advice"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advise/{run_id}/path": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Advice Path
+         * @description For the worker: which file to advise on.
+         */
+        get: operations["recommend-get_advice_path"];
         put?: never;
         post?: never;
         delete?: never;
@@ -747,6 +836,55 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AdvicePathOut */
+        AdvicePathOut: {
+            /** Run Id */
+            run_id: number;
+            /** Path */
+            path: string;
+        };
+        /**
+         * AdviseIn
+         * @description Advise on a file already under the worker's data root (no upload through the browser).
+         */
+        AdviseIn: {
+            /** Tag */
+            tag: string;
+            /**
+             * Path
+             * @description relative to the worker's data root (BASKETBENCH_DATA_ROOT)
+             */
+            path: string;
+        };
+        /** AdviseRunOut */
+        AdviseRunOut: {
+            /** Run Id */
+            run_id: number;
+            /** Tag */
+            tag: string;
+            /** Path */
+            path: string;
+            /** Status */
+            status: string;
+            /** Stage */
+            stage: string | null;
+            /** Progress */
+            progress: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Finished At */
+            finished_at: string | null;
+            /** Has Document */
+            has_document: boolean;
+        };
+        /** AdviseRunsOut */
+        AdviseRunsOut: {
+            /** Items */
+            items: components["schemas"]["AdviseRunOut"][];
+        };
         /** BisectionOut */
         BisectionOut: {
             /** Change Id */
@@ -1503,31 +1641,37 @@ export interface components {
         CostModelIn: {
             /**
              * Storage Per Tb Month
+             * @description price of a decimal TB stored a month
              * @default 20
              */
             storage_per_tb_month: number;
             /**
              * Months
+             * @description how long the file is kept
              * @default 36
              */
             months: number;
             /**
              * Cpu Per Core Hour
+             * @description price of a core-hour
              * @default 0.05
              */
             cpu_per_core_hour: number;
             /**
              * Reads Per File
+             * @description how often the whole file is read
              * @default 10
              */
             reads_per_file: number;
             /**
              * Writes Per File
+             * @description how often the file is written
              * @default 1
              */
             writes_per_file: number;
             /**
              * Network Mb Per S
+             * @description decimal MB/s between storage and the core
              * @default 100
              */
             network_mb_per_s: number;
@@ -1680,6 +1824,89 @@ export interface components {
          * @enum {string}
          */
         Format: "json" | "csv";
+        /** GroupRecommendationOut */
+        GroupRecommendationOut: {
+            /** Key */
+            key: string;
+            /** Type Class */
+            type_class: string | null;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Share */
+            share: number;
+            /**
+             * Recommended
+             * @description null when no setting has both size and speeds
+             */
+            recommended: string | null;
+            /** Margin */
+            margin: number | null;
+            /** Summary */
+            summary: string;
+            /** Ranking */
+            ranking: string[];
+            /**
+             * Compressed Bytes
+             * @description at the group's own recommendation
+             */
+            compressed_bytes: number | null;
+            /** Cost Total */
+            cost_total: number | null;
+            /** Compressed Bytes At File Best */
+            compressed_bytes_at_file_best: number | null;
+            /** Cost At File Best */
+            cost_at_file_best: number | null;
+        };
+        /**
+         * GroupSizesIn
+         * @description A branch or type class: `advise --json`'s and `GET /branch-sizes`' groups fit as they are.
+         */
+        GroupSizesIn: {
+            /** Key */
+            key: string;
+            /** Type Class */
+            type_class?: string | null;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /**
+             * Share
+             * @default 0
+             */
+            share: number;
+            /** Sizes */
+            sizes: components["schemas"]["SizeIn"][];
+        };
+        /** GroupsRecommendationOut */
+        GroupsRecommendationOut: {
+            model: components["schemas"]["CostModelIn"];
+            /**
+             * File Recommended
+             * @description the best single setting for all groups
+             */
+            file_recommended: string | null;
+            /** Groups */
+            groups: components["schemas"]["GroupRecommendationOut"][];
+            /** Cost At File Best */
+            cost_at_file_best: number;
+            /**
+             * Cost Per Group
+             * @description every group at its own recommendation
+             */
+            cost_per_group: number;
+            /**
+             * Saving
+             * @description cost_at_file_best - cost_per_group
+             */
+            saving: number;
+            /** Saving Fraction */
+            saving_fraction: number;
+            /** Compressed Bytes At File Best */
+            compressed_bytes_at_file_best: number;
+            /** Compressed Bytes Per Group */
+            compressed_bytes_per_group: number;
+            /** Settings Used */
+            settings_used: number;
+        };
         /** Health */
         Health: {
             /** Status */
@@ -2185,6 +2412,14 @@ export interface components {
             /** Pareto */
             pareto: boolean;
         };
+        /** RecommendGroupsIn */
+        RecommendGroupsIn: {
+            /** Groups */
+            groups: components["schemas"]["GroupSizesIn"][];
+            /** Speeds */
+            speeds: components["schemas"]["SpeedIn"][];
+            model?: components["schemas"]["CostModelIn"];
+        };
         /** RecommendHistoryOut */
         RecommendHistoryOut: {
             /** Machine */
@@ -2480,6 +2715,24 @@ export interface components {
             preconditioner: string;
             /** Compressed Bytes */
             compressed_bytes: number;
+        };
+        /**
+         * SpeedIn
+         * @description A setting's speeds; `advise --json`'s `measured` rows fit as they are.
+         */
+        SpeedIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @default none
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
         };
         /** SpeedStats */
         SpeedStats: {
@@ -5418,6 +5671,75 @@ export interface operations {
             };
         };
     };
+    "recommend-post_recommend_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecommendGroupsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupsRecommendationOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "recommend-get_branch_sizes": {
         parameters: {
             query: {
@@ -5427,7 +5749,10 @@ export interface operations {
                 dataset: string;
                 /** @description codec series key or set name (host, builtin, ...); default: the newest */
                 codecs?: string;
+                /** @description sum per branch, per type class or per file */
                 group_by?: "branch" | "type_class" | "file";
+                /** @description none stored: 200 with no groups, not 404 */
+                allow_empty?: boolean;
             };
             header?: never;
             path?: never;
@@ -5567,12 +5892,19 @@ export interface operations {
                 machine: string;
                 /** @description dataset name */
                 dataset: string;
+                /** @description price of a decimal TB stored a month */
                 storage_per_tb_month?: number;
+                /** @description how long the file is kept */
                 months?: number;
+                /** @description price of a core-hour */
                 cpu_per_core_hour?: number;
+                /** @description how often the whole file is read */
                 reads_per_file?: number;
+                /** @description how often the file is written */
                 writes_per_file?: number;
+                /** @description decimal MB/s between storage and the core */
                 network_mb_per_s?: number;
+                /** @description the newest this many commits */
                 limit?: number;
             };
             header?: never;
@@ -5588,6 +5920,353 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecommendHistoryOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-list_advise": {
+        parameters: {
+            query?: {
+                /** @description the newest this many advise runs */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdviseRunsOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-post_advise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdviseIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdviseRunOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-get_advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id */
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-put_advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id */
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-get_advice_path": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id */
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvicePathOut"];
                 };
             };
             /** @description bad request */

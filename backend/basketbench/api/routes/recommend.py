@@ -14,14 +14,17 @@ from basketbench.schemas.recommend import (
     BranchSizesStored,
     BranchSizesUpload,
     CostModelQuery,
+    GroupsRecommendationOut,
     RecommendationOut,
+    RecommendGroupsIn,
     RecommendHistoryOut,
     RecommendIn,
 )
 from basketbench.services import branch_sizes
-from basketbench.services.errors import NotFound
+from basketbench.services.errors import Invalid, NotFound
 from basketbench.services.lookup import get_commit, get_dataset
 from basketbench.services.recommend import Candidate, CostModel, recommend
+from basketbench.services.recommend_groups import GroupSizes, recommend_groups
 from basketbench.services.recommend_history import winners_over_history
 
 router = APIRouter(tags=["recommend"], dependencies=[ReadAccess])
@@ -35,16 +38,36 @@ def post_recommend(body: RecommendIn) -> Any:
     return recommend(candidates, model).as_dict()
 
 
+@router.post("/recommend/groups", response_model=GroupsRecommendationOut)
+def post_recommend_groups(body: RecommendGroupsIn) -> Any:
+    """Each branch's or type class's own recommendation (its exact sizes, the file's speeds),
+    and what those per-group settings save against the file's single best setting."""
+    speeds: dict[tuple[int, str], tuple[float, float]] = {}
+    for i, s in enumerate(body.speeds):
+        if (s.setting, s.preconditioner) in speeds:
+            raise Invalid(f"speeds[{i}]: setting {s.setting} with preconditioner "
+                          f"{s.preconditioner!r} given twice")
+        speeds[(s.setting, s.preconditioner)] = (s.compress_mb_s, s.decompress_mb_s)
+    groups = [
+        GroupSizes(g.key, g.type_class, g.raw_bytes, g.share,
+                   {(z.setting, z.preconditioner): z.compressed_bytes for z in g.sizes})
+        for g in body.groups
+    ]
+    return recommend_groups(groups, speeds, CostModel(**body.model.model_dump()))
+
+
 @router.get("/branch-sizes", response_model=BranchSizesOut)
 def get_branch_sizes(
     session: SessionDep, commit: str, dataset: str, codecs: str = "host",
     group_by: Literal["branch", "type_class", "file"] = "branch",
+    allow_empty: Annotated[bool, Query(description="none stored: 200 with no groups, not 404")]
+    = False,
 ) -> Any:
     """Exact compressed bytes summed per branch, type class or file, with byte shares."""
     c = get_commit(session, commit)
     ds = get_dataset(session, dataset)
     rows = branch_sizes.load(session, commit_id=c.id, dataset_id=ds.id, codecs=codecs)
-    if not rows:
+    if not rows and not allow_empty:
         raise NotFound(f"no branch sizes for dataset {dataset!r} on commit {commit!r} "
                        f"(codecs {codecs!r})")
     groups = [g.as_dict() for g in branch_sizes.aggregate(rows, group_by)]

@@ -12,7 +12,10 @@ import { plotText } from '@/lib/plot-text';
 import type { Candidate, CostModel } from '@/types/api';
 import { useTradeoffs } from '@/features/tradeoff/api/get-tradeoff';
 import { useRecommendation } from '../api/post-recommend';
-import { DEFAULT_MODEL, fromTradeoff, parseAdvice, type AdviceFile } from '../utils/candidates';
+import { useBranchSizes } from '../api/get-branch-sizes';
+import { DEFAULT_MODEL, fromTradeoff, parseAdvice, speedsOf, toGroupSizes, type AdviceFile } from '../utils/candidates';
+import { AdviseRuns } from './advise-runs';
+import { GroupTable } from './group-table';
 
 interface Slider {
   key: keyof CostModel;
@@ -60,10 +63,28 @@ export function RecommendPage() {
     [advice, tradeoff?.data],
   );
   const rec = useRecommendation(candidates, model);
+  // Per type class and per branch: the advise file's groups, or the tracker's stored branch sizes.
+  const storedTypeClasses = useBranchSizes(commit, dataset, 'type_class', !advice);
+  const storedBranches = useBranchSizes(commit, dataset, 'branch', !advice);
+  const typeClassGroups = useMemo(
+    () => advice?.typeClasses ?? toGroupSizes(storedTypeClasses.data?.groups ?? [], 'groups'),
+    [advice, storedTypeClasses.data],
+  );
+  const branchGroups = useMemo(
+    () => advice?.branches ?? toGroupSizes(storedBranches.data?.groups ?? [], 'groups'),
+    [advice, storedBranches.data],
+  );
+  const speeds = useMemo(() => speedsOf(candidates), [candidates]);
 
   if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
   if (dims.error) return <ErrorState error={dims.error} retry={() => void dims.refetch()} />;
   if (commits.error) return <ErrorState error={commits.error} />;
+
+  const onAdvice = (a: AdviceFile) => {
+    setAdvice(a);
+    if (a.model) setModel(a.model);
+    setAdviceError(null);
+  };
 
   const onFile = (file: File | undefined) => {
     if (!file) return;
@@ -73,10 +94,7 @@ export function RecommendPage() {
     }
     void file.text().then((text) => {
       try {
-        const a = parseAdvice(text);
-        setAdvice(a);
-        if (a.model) setModel(a.model);
-        setAdviceError(null);
+        onAdvice(parseAdvice(text));
       } catch (e) {
         setAdviceError(`${file.name}: ${(e as Error).message}`);
       }
@@ -124,6 +142,7 @@ export function RecommendPage() {
           <input type="file" accept=".json,application/json" data-testid="advice-file" onChange={(e) => onFile(e.target.files?.[0])} />
         </label>
       </Toolbar>
+      <AdviseRuns onLoad={onAdvice} onError={setAdviceError} />
       {adviceError && <div role="alert" className="error">{adviceError}</div>}
       <Toolbar>
         {SLIDERS.map((s) => (
@@ -204,6 +223,16 @@ export function RecommendPage() {
               ))}
             </tbody>
           </table>
+          {(typeClassGroups.length > 0 || branchGroups.length > 0) && (
+            <>
+              <h2>Per type class and per branch</h2>
+              <p className="muted">
+                Each group ranked with its own exact compressed sizes and the file&apos;s speeds, under the cost model above; ROOT allows a setting per branch.
+              </p>
+              {typeClassGroups.length > 0 && <GroupTable kind="type_class" groups={typeClassGroups} speeds={speeds} model={model} />}
+              {branchGroups.length > 0 && <GroupTable kind="branch" groups={branchGroups} speeds={speeds} model={model} />}
+            </>
+          )}
         </>
       )}
     </>

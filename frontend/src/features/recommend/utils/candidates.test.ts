@@ -30,6 +30,16 @@ describe('parseAdvice', () => {
     expect(a.model?.reads_per_file).toBe(50);
     expect(a.model?.months).toBe(36);
   });
+  it('reads the per type class and per branch sizes, trimmed to what the server ranks', () => {
+    const text = JSON.stringify({
+      measured: [{ setting: 101, raw_bytes: 10, compressed_bytes: 4, compress_mb_s: 1, decompress_mb_s: 2 }],
+      type_classes: [{ key: 'float', type_class: 'float', raw_bytes: 10, share: 1, branches: 2, recommended: '101', sizes: [{ setting: 101, preconditioner: 'none', compressed_bytes: 4 }] }],
+    });
+    const a = parseAdvice(text);
+    expect(a.typeClasses).toEqual([{ key: 'float', type_class: 'float', raw_bytes: 10, share: 1, sizes: [{ setting: 101, preconditioner: 'none', compressed_bytes: 4 }] }]);
+    expect(a.branches).toEqual([]);
+    expect(() => parseAdvice(JSON.stringify({ measured: JSON.parse(text).measured, branches: [{ key: 'x' }] }))).toThrow('branches[0]');
+  });
   it('names what is wrong', () => {
     expect(() => parseAdvice('nope')).toThrow('not a JSON file');
     expect(() => parseAdvice('{}')).toThrow('measured');

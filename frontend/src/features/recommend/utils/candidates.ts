@@ -1,6 +1,6 @@
 // Where a page's measured settings come from: the tracker's trade-off points, or the JSON
 // that `basketbench advise FILE.root --json OUT` wrote (read in the browser, never uploaded).
-import type { Candidate, CostModel, TradeoffPoint } from '@/types/api';
+import type { Candidate, CostModel, GroupSizes, SettingSpeeds, TradeoffPoint } from '@/types/api';
 
 export const DEFAULT_MODEL: CostModel = {
   storage_per_tb_month: 20,
@@ -34,6 +34,35 @@ export interface AdviceFile {
   file: string;
   candidates: Candidate[];
   model: CostModel | null;
+  /** per type class and per branch (older advise files may lack them: empty) */
+  typeClasses: GroupSizes[];
+  branches: GroupSizes[];
+}
+
+/** The speeds of each measured setting: what the server needs to rank a group's sizes. */
+export const speedsOf = (candidates: readonly Candidate[]): SettingSpeeds[] =>
+  candidates.map((c) => ({ setting: c.setting, preconditioner: c.preconditioner, compress_mb_s: c.compress_mb_s, decompress_mb_s: c.decompress_mb_s }));
+
+/** A group's sizes as POST /recommend/groups takes them (advise's and GET /branch-sizes' groups). */
+export function toGroupSizes(list: unknown, field: string): GroupSizes[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw new Error(`"${field}" must be a list`);
+  return list.map((g: Record<string, unknown>, i: number) => {
+    if (typeof g.key !== 'string' || typeof g.raw_bytes !== 'number' || !Array.isArray(g.sizes)) {
+      throw new Error(`${field}[${i}] needs a key, raw_bytes and sizes`);
+    }
+    return {
+      key: g.key,
+      type_class: typeof g.type_class === 'string' ? g.type_class : null,
+      raw_bytes: g.raw_bytes,
+      share: typeof g.share === 'number' ? g.share : 0,
+      sizes: (g.sizes as Record<string, unknown>[]).map((z) => ({
+        setting: z.setting as number,
+        preconditioner: (typeof z.preconditioner === 'string' ? z.preconditioner : 'none') as Candidate['preconditioner'],
+        compressed_bytes: z.compressed_bytes as number,
+      })),
+    };
+  });
 }
 
 const NUM_FIELDS = ['setting', 'raw_bytes', 'compressed_bytes', 'compress_mb_s', 'decompress_mb_s'] as const;
@@ -46,7 +75,7 @@ export function parseAdvice(text: string): AdviceFile {
   } catch {
     throw new Error('not a JSON file');
   }
-  const d = doc as { file?: unknown; measured?: unknown; model?: unknown };
+  const d = doc as { file?: unknown; measured?: unknown; model?: unknown; type_classes?: unknown; branches?: unknown };
   if (!Array.isArray(d.measured) || d.measured.length === 0) throw new Error('no "measured" list: is this `basketbench advise --json` output?');
   const candidates = d.measured.map((m: Record<string, unknown>, i: number) => {
     for (const f of NUM_FIELDS) {
@@ -62,5 +91,11 @@ export function parseAdvice(text: string): AdviceFile {
     };
   });
   const model = d.model && typeof d.model === 'object' ? { ...DEFAULT_MODEL, ...(d.model as Partial<CostModel>) } : null;
-  return { file: typeof d.file === 'string' ? d.file : 'advice.json', candidates, model };
+  return {
+    file: typeof d.file === 'string' ? d.file : 'advice.json',
+    candidates,
+    model,
+    typeClasses: toGroupSizes(d.type_classes, 'type_classes'),
+    branches: toGroupSizes(d.branches, 'branches'),
+  };
 }

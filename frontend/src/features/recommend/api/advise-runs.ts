@@ -1,0 +1,25 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import type { AdviseRequest, AdviseRun, AdviseRuns } from '@/types/api';
+
+/** The newest advise runs; polled while one is queued or running (its progress moves). */
+export const useAdviseRuns = () =>
+  useQuery(
+    queryOptions({
+      queryKey: ['advise-runs'],
+      queryFn: ({ signal }) => apiRequest<AdviseRuns>('/advise', { limit: 20 }, { signal }),
+      refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'queued' || r.status === 'running') ? 2000 : false),
+    }),
+  );
+
+/** A finished advise run's document (what `basketbench advise --json` writes). */
+export const getAdvice = (runId: number): Promise<unknown> => apiRequest<unknown>(`/advise/${runId}`);
+
+export const useStartAdvise = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, token }: { body: AdviseRequest; token: string }) =>
+      apiRequest<AdviseRun>('/advise', {}, { method: 'POST', body, token }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['advise-runs'] }),
+  });
+};

@@ -1,0 +1,85 @@
+// Per type class or per branch: each group's own recommendation (its exact sizes, the file's
+// speeds; POST /recommend/groups, the CLI's engine) and what per-group settings would save
+// against the file's single best setting (ROOT allows a setting per branch).
+import { useState } from 'react';
+import { ErrorState, Spinner } from '@/components/ui/states';
+import { settingLabel } from '@/lib/format';
+import type { CostModel, GroupSizes, SettingSpeeds } from '@/types/api';
+import { useGroupRecommendation } from '../api/post-recommend-groups';
+
+const PAGE = 20;
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const bytes = (n: number | null | undefined) => (n == null ? '–' : n.toLocaleString('en-US'));
+
+function labelText(label: string | null): string {
+  if (!label) return 'no data';
+  const [setting, pre] = label.split('+');
+  return `${settingLabel(Number(setting))}${pre ? `+${pre}` : ''} (${label})`;
+}
+
+export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: GroupSizes[]; speeds: SettingSpeeds[]; model: CostModel }) {
+  const { kind, groups, speeds, model } = props;
+  const [shown, setShown] = useState(PAGE);
+  const rec = useGroupRecommendation(groups, speeds, model);
+  const noun = kind === 'branch' ? 'branch' : 'type class';
+  const plural = kind === 'branch' ? 'branches' : 'type classes';
+
+  if (rec.error) return <ErrorState error={rec.error} retry={() => void rec.refetch()} />;
+  if (!rec.data) return <Spinner label={`Ranking per ${noun}…`} />;
+  const d = rec.data;
+  const rows = [...d.groups].sort((a, b) => b.raw_bytes - a.raw_bytes || a.key.localeCompare(b.key));
+  const visible = kind === 'branch' ? rows.slice(0, shown) : rows;
+  const rest = rows.slice(visible.length);
+  const restShare = rest.reduce((s, r) => s + r.share, 0);
+
+  return (
+    <section data-testid={`groups-${kind}`} data-fetching={rec.isFetching ? 'true' : 'false'} data-file-recommended={d.file_recommended ?? ''}>
+      <h3>by {noun}</h3>
+      <p data-testid={`saving-${kind}`} data-saving-fraction={d.saving_fraction}>
+        {d.file_recommended ? (
+          <>
+            A setting per {noun} ({d.settings_used} different) costs {d.cost_per_group.toPrecision(4)} against {d.cost_at_file_best.toPrecision(4)} for the file&apos;s single best
+            setting {labelText(d.file_recommended)}: it saves {pct(d.saving_fraction)} of the total cost ({bytes(d.compressed_bytes_per_group)} instead of{' '}
+            {bytes(d.compressed_bytes_at_file_best)} compressed bytes).
+          </>
+        ) : (
+          'No setting has sizes for every group and speeds.'
+        )}
+      </p>
+      <table className="table">
+        <thead>
+          <tr>
+            {[noun, ...(kind === 'branch' ? ['type class'] : []), 'share of the file', 'recommended', 'margin', 'compressed bytes', `bytes at ${d.file_recommended ?? 'file best'}`, 'cost', `cost at ${d.file_recommended ?? 'file best'}`, 'unless'].map((h) => (
+              <th key={h}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {visible.map((g) => (
+            <tr key={g.key} data-testid="group-row" data-key={g.key} data-recommended={g.recommended ?? ''}>
+              <td>{g.key}</td>
+              {kind === 'branch' && <td>{g.type_class ?? '–'}</td>}
+              <td>{pct(g.share)}</td>
+              <td>{labelText(g.recommended)}</td>
+              <td>{g.margin == null ? '–' : pct(g.margin)}</td>
+              <td>{bytes(g.compressed_bytes)}</td>
+              <td>{bytes(g.compressed_bytes_at_file_best)}</td>
+              <td>{g.cost_total == null ? '–' : g.cost_total.toPrecision(3)}</td>
+              <td>{g.cost_at_file_best == null ? '–' : g.cost_at_file_best.toPrecision(3)}</td>
+              <td className="muted">{g.summary.includes(', unless ') ? g.summary.slice(g.summary.indexOf(', unless ') + 9) : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rest.length > 0 && (
+        <p className="muted" data-testid={`groups-${kind}-rest`}>
+          and {rest.length} more {rest.length === 1 ? noun : plural} ({pct(restShare)} of the bytes), counted in the saving above.{' '}
+          <button type="button" className="btn btn-small" onClick={() => setShown((n) => n + PAGE)}>
+            show {Math.min(PAGE, rest.length)} more
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+"""POST /advise with real processes: the API queues an advise run, a real `basketbench worker`
+advises on a file of its data root, reports progress, and uploads the advice document."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from basketbench_workers.config import WorkerSettings
+from basketbench_workers.pipeline import adopt_make_build
+
+from tests.harness.conftest import real_file
+
+from .conftest import FINAL, WorkerProcess, unique_tag, wait_for
+from .test_integration import get, registered, start_api
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+SETTINGS = [101, 106, 201, 404, 505, 508]  # harness/advise.py's defaults
+
+
+def test_advise_run_measures_a_data_root_file_and_stores_its_advice(
+    api_server_factory: Callable[..., Any],
+    broker_url: str,
+    start_worker: Callable[..., WorkerProcess],
+    worker_dir: Path,
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    (data / "hzz").mkdir(parents=True)
+    shutil.copy(real_file("uproot-HZZ-zlib.root"), data / "hzz" / "HZZ.root")
+    (data / "escape.root").symlink_to(real_file("uproot-HZZ-zlib.root"))  # outside the root
+    # `make harness-build`'s rzbench, not a second compile (falls back to building).
+    adopt_make_build(WorkerSettings(worker_dir=worker_dir), tmp_path / "adopt.log")
+
+    api = start_api(api_server_factory, broker_url, tmp_path)
+    tag = unique_tag()
+    # An advise run is recorded against the newest commit: make one known.
+    known = httpx.post(f"{api.api}/trigger", headers=api.headers, timeout=30,
+                       json={"commits": ["c" * 40], "tags": [f"{tag}-idle"]})
+    assert known.status_code in (201, 202), known.text
+    worker = start_worker(api, broker_url, tag, BASKETBENCH_DATA_ROOT=str(data))
+    wait_for(lambda: registered(api, tag), 600, "the worker to register", on_timeout=worker.log)
+
+    def advise(path: str) -> httpx.Response:
+        return httpx.post(f"{api.api}/advise", headers=api.headers, timeout=30,
+                          json={"tag": tag, "path": path})
+
+    # Paths that leave the data root never reach a worker: 422 naming the field.
+    for bad in ("../x.root", "/etc/hostname", "hzz/../../x.root"):
+        answer = advise(bad)
+        assert answer.status_code == 422 and "path" in answer.text, (bad, answer.text)
+    assert httpx.post(f"{api.api}/advise", timeout=30,
+                      json={"tag": tag, "path": "hzz/HZZ.root"}).status_code == 401
+
+    created = advise("hzz/HZZ.root")
+    assert created.status_code == 201, created.text
+    run_id = created.json()["run_id"]
+    seen: set[str] = set()
+
+    def finished() -> Any:
+        run = get(api, f"/runs/{run_id}")
+        seen.add(str(run["stage"]))
+        return run["status"] in FINAL and run
+
+    run = wait_for(finished, 600, "the advise run", interval=0.5, on_timeout=worker.log)
+    assert run["status"] == "succeeded", run["log_tail"]
+    assert run["suite"] == "advise" and run["progress"] == 1.0 and run["stage"] == "done"
+    assert "advise" in run["timings"], run["timings"]
+
+    advice = get(api, f"/advise/{run_id}")
+    assert advice["file"] == "HZZ.root"
+    assert sorted(m["setting"] for m in advice["measured"]) == SETTINGS
+    for m in advice["measured"]:  # the file's bytes are the sum of its branches'
+        assert sum(s["compressed_bytes"] for b in advice["branches"] for s in b["sizes"]
+                   if s["setting"] == m["setting"]) == m["compressed_bytes"]
+    # The page ranks the stored advice with the same engine: the same winner.
+    again = httpx.post(f"{api.api}/recommend", headers=api.headers, timeout=30,
+                       json={"candidates": advice["measured"], "model": advice["model"]})
+    assert again.json()["recommended"] == advice["recommended"]
+    listed = get(api, "/advise")["items"]
+    assert listed[0]["run_id"] == run_id and listed[0]["has_document"] is True
+    assert listed[0]["path"] == "hzz/HZZ.root" and listed[0]["status"] == "succeeded"
+
+    # A symlink out of the data root: the worker refuses, the run fails saying why.
+    escaped = advise("escape.root")
+    assert escaped.status_code == 201, escaped.text
+    escaped_id = escaped.json()["run_id"]
+    failed = wait_for(lambda: (r := get(api, f"/runs/{escaped_id}"))["status"] in FINAL and r,
+                      300, "the escaping run to fail", on_timeout=worker.log)
+    assert failed["status"] == "failed" and "leaves the data root" in failed["log_tail"]
+    assert httpx.get(f"{api.api}/advise/{escaped_id}", timeout=30).status_code == 404
