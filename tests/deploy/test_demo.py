@@ -130,7 +130,8 @@ def test_demo_prints_progress_and_the_url(first_demo: subprocess.CompletedProces
     assert {"benchmark", "done"} <= stages, stages
     percents = [int(p) for p in re.findall(r"stage=benchmark\s+(\d+) %", out)]
     assert percents == sorted(percents), percents
-    stored = re.search(r"stored (\d+) results", out)
+    # the summary names the measured commit, its result count and its run (issue 25)
+    stored = re.search(r"\): (\d+) results \(run \d+", out)
     assert stored and int(stored.group(1)) > 0, out
     assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/", out), out
 

@@ -26,5 +26,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(t: datetime) -> datetime:
+    """A stored timestamp as an aware UTC datetime: SQLite gives them back without a zone."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
 from basketbench.models import Run, RunDispatch, WorkerTag
-from basketbench.models.base import utcnow
+from basketbench.models.base import as_utc, utcnow
 from basketbench.schemas.runs import WorkerTagOut
 from basketbench.services.errors import NotFound
 
@@ -74,8 +74,8 @@ def serving_tags(session: Session, settings: Settings) -> list[str]:
 
 
 def _live(row: WorkerTag | None, settings: Settings, now: datetime) -> bool:
-    return bool(row and row.last_seen_at
-                and row.last_seen_at >= now - timedelta(seconds=settings.worker_live_seconds))
+    return bool(row and row.last_seen_at and as_utc(row.last_seen_at)
+                >= now - timedelta(seconds=settings.worker_live_seconds))
 
 
 def _hours(seconds: float) -> str:
@@ -101,7 +101,7 @@ def expire_unserved(session: Session, settings: Settings) -> list[int]:
         row = tags.get(tag)
         if _live(row, settings, now):
             continue
-        since = (f"no worker for {_hours((now - row.last_seen_at).total_seconds())}"
+        since = (f"no worker for {_hours((now - as_utc(row.last_seen_at)).total_seconds())}"
                  if row is not None and row.last_seen_at is not None
                  else "no worker has ever served it")
         reason = (f"expired: tag {tag}: {since}; queued longer than "
@@ -138,7 +138,7 @@ def tag_states(session: Session, settings: Settings) -> list[WorkerTagOut]:
     for tag in sorted(set(rows) | set(queued)):
         row = rows.get(tag)
         live = _live(row, settings, now)
-        seen_at = row.last_seen_at if row else None
+        seen_at = as_utc(row.last_seen_at) if row and row.last_seen_at else None
         n_expired = row.expired_runs if row else 0
         note = None
         if not live and (n_expired or queued.get(tag)):

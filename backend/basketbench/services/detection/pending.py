@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.core.config import Settings
 from basketbench.models import Change, Machine, Run
-from basketbench.models.base import utcnow
+from basketbench.models.base import as_utc, utcnow
 
 
 def awaiting_by_tag(session: Session) -> dict[str, int]:
@@ -47,7 +47,7 @@ def expire(session: Session, settings: Settings, now: datetime | None = None) ->
     live = live_tags(session, now - silence)
     expired: list[Change] = []
     for ch, tag in rows:
-        if ch.created_at <= now - timeout:
+        if as_utc(ch.created_at) <= now - timeout:
             ch.state_reason = (f"waited more than {_hours(timeout.total_seconds())} for its "
                                "confirmation reruns (detection_pending_timeout)")
         elif tag not in live:

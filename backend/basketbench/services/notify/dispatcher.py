@@ -17,7 +17,7 @@ import logging
 import os
 import socket
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import httpx
 from sqlalchemy import or_, select, update
@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from basketbench.core.config import Settings
 from basketbench.models import Change, NotificationDelivery
-from basketbench.models.base import utcnow
+from basketbench.models.base import as_utc, utcnow
 from basketbench.services.notify import github
 from basketbench.services.notify.delivery import Attempt, attempt
 
@@ -39,10 +39,6 @@ _wakeup = threading.Event()
 def wake() -> None:
     """Rows were written: look at once (the dispatcher of this process)."""
     _wakeup.set()
-
-
-def _aware(t: datetime) -> datetime:
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)  # SQLite drops the zone
 
 
 def claim_next(session: Session, settings: Settings) -> tuple[int, int] | None:
@@ -148,7 +144,7 @@ def next_wake(session: Session) -> datetime | None:
         select(NotificationDelivery.due_at, NotificationDelivery.lease_until)
         .where(NotificationDelivery.status == "pending")
         .order_by(NotificationDelivery.due_at).limit(100)).all()
-    times = [max(_aware(due), _aware(lease)) if lease is not None else _aware(due)
+    times = [max(as_utc(due), as_utc(lease)) if lease is not None else as_utc(due)
              for due, lease in rows if due is not None]
     return min(times, default=None)
 
