@@ -146,6 +146,9 @@ class Settings(BaseSettings):
     drift."""
     detection_drift_window: int = 120
     """Commits (regular runs) the drift rule looks back over."""
+    detection_skip_busy_runs: bool = True
+    """Leave the speeds of runs made on a busy machine (their document's load.busy) out of
+    the screen; off where every machine is shared and busy, e.g. integration tests on CI."""
     detection_count_threshold: float = 0.5
     """Instruction counts (issue 23): a change of more than this many % is a code change from
     one run, no reruns (services/detection/counts.py)."""

@@ -77,7 +77,8 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                 keys: set[SeriesKey] | None = None,
                 run_ids: set[int] | None = None,
                 samples_of: set[int] | None = None,
-                regular_only: bool = False) -> dict[SeriesKey, list[CommitValues]]:
+                regular_only: bool = False,
+                skip_busy: bool = True) -> dict[SeriesKey, list[CommitValues]]:
     """Per series, the given commits' values in the given order (commits without a
     result for the series are left out). ``run_ids`` restricts to those runs;
     ``samples_of``: the commits whose samples to load (default all; fill_samples adds
@@ -85,7 +86,8 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     ``regular_only``: leave out the runs of confirmations and bisections (what a screen
     reads: merging reruns into a commit's point narrowed the reference's spread and fed
     more candidates, issue 27), and without the speeds of runs on a busy machine (their
-    documents' ``busy``; sizes and instruction counts stay: issue 23)."""
+    documents' ``busy``; sizes and instruction counts stay: issue 23) unless ``skip_busy``
+    is off (settings.detection_skip_busy_runs)."""
     order = {cid: o for cid, o in commits}
     c_samples: Any = Result.c_samples
     d_samples: Any = Result.d_samples
@@ -111,7 +113,7 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     rows = session.connection().execute(stmt).all()
     busy_docs = set(session.connection().scalars(select(ResultDocument.id).where(
         ResultDocument.id.in_({r[-1] for r in rows} or {-1}),
-        ResultDocument.busy.is_(True)))) if regular_only else set()
+        ResultDocument.busy.is_(True)))) if regular_only and skip_busy else set()
     codec_series = series_keys(session, {r[2] for r in rows})
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
     for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp, cic, dic, doc in rows:

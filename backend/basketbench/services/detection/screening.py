@@ -44,7 +44,8 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     # intervals; the rest of the window needs only its medians (fill_samples below).
     series = history.load_series(session, machine_id, commits, keys,
                                  samples_of={cid for cid, _ in commits[-3:]},
-                                 regular_only=True)
+                                 regular_only=True,
+                                 skip_busy=settings.detection_skip_busy_runs)
     recorded = history.recorded_changes(session, machine_id, keys)
     names = history.series_names(session, machine, keys)
     orders = dict(commits)
