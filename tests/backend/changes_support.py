@@ -69,6 +69,12 @@ def with_counts(doc: dict[str, Any], *, count_scale: float = 1.0,
                   "compress_instructions_per_mb": 5 * base,
                   "decompress_instructions": int(d * mb),
                   "decompress_instructions_per_mb": d})
+    return with_load_record(doc, busy)
+
+
+def with_load_record(doc: dict[str, Any], busy: bool) -> dict[str, Any]:
+    """The document's machine load (busy or idle) and its counting block, as a counted
+    `basketbench run --instructions` writes them."""
     snap = {"load1": 3.5 if busy else 0.1, "load5": 1.0, "cpu_times": None, "governor": None,
             "frequencies_mhz": None}
     doc["load"] = {"start": snap, "end": snap, "cores": 2, "steal_fraction": None,

@@ -7,6 +7,7 @@ from typing import Any
 
 from basketbench.models import Result, ResultDocument
 from bb_factories import document, post_webhook, push_payload, sha
+from changes_support import with_load_record
 from sqlalchemy import select
 
 # instructions per MB of decompression before the change (1 MB results in the factory)
@@ -29,14 +30,7 @@ def counted(doc: dict[str, Any], lz4_extra: float = 0.0, busy: bool = False) -> 
             "decompress_estimated_cycles": int(1.5 * d * mb),
             "decompress_estimated_cycles_per_mb": 1.5 * d,
         })
-    snap = {"load1": 3.5 if busy else 0.1, "load5": 1.0, "cpu_times": None, "governor": None,
-            "frequencies_mhz": None}
-    doc["load"] = {"start": snap, "end": snap, "cores": 2, "steal_fraction": None,
-                   "cpu_busy_fraction": None, "busy": busy,
-                   "busy_reasons": ["load average 3.50 at start (>= 1)"] if busy else []}
-    doc["instructions"] = {"tool": "callgrind", "valgrind": "valgrind-3.19.0",
-                           "caches": {"LL": [8388608, 16, 64]}, "cycle_model": "test"}
-    return doc
+    return with_load_record(doc, busy)
 
 
 def test_counts_stored_and_shown_in_history_and_compare(client, auth, session):

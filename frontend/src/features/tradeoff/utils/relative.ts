@@ -23,15 +23,18 @@ export type SpeedAxis = 'mbps' | 'instructions';
 export const speedAxis = (v: string): SpeedAxis => (v === 'instructions' ? 'instructions' : 'mbps');
 
 export function toPlotPoint(p: TradeoffPoint, axis: SpeedAxis = 'mbps'): PlotPoint {
+  const base = {
+    setting: p.setting,
+    algorithm: p.algorithm,
+    level: p.level,
+    codec: p.codec,
+    ratio: p.ratio ?? Number.NaN,
+    compressedBytes: p.compressed_bytes ?? Number.NaN,
+  };
   if (axis === 'instructions') {
     // counts are exact to the instruction: no min..max bars; null where the run was not counted
     return {
-      setting: p.setting,
-      algorithm: p.algorithm,
-      level: p.level,
-      codec: p.codec,
-      ratio: p.ratio ?? Number.NaN,
-      compressedBytes: p.compressed_bytes ?? Number.NaN,
+      ...base,
       compress: p.compress_instructions_per_mb ?? null,
       compressMin: null,
       compressMax: null,
@@ -41,12 +44,7 @@ export function toPlotPoint(p: TradeoffPoint, axis: SpeedAxis = 'mbps'): PlotPoi
     };
   }
   return {
-    setting: p.setting,
-    algorithm: p.algorithm,
-    level: p.level,
-    codec: p.codec,
-    ratio: p.ratio ?? Number.NaN,
-    compressedBytes: p.compressed_bytes ?? Number.NaN,
+    ...base,
     compress: p.compress_mbps?.median ?? null,
     compressMin: p.compress_mbps?.min ?? null,
     compressMax: p.compress_mbps?.max ?? null,
