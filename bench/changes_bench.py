@@ -34,15 +34,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
-from basketbench.services.detection.drift import find_drift  # noqa: E402
-from basketbench.services.detection.engine import (  # noqa: E402
-    SeriesInput,
-    SeriesPoint,
-    confirm_one,
-    decide,
-    screen,
-)
-from basketbench.services.detection.speed import SpeedRule  # noqa: E402
+from basketbench.stats.drift import find_drift
+from basketbench.stats.engine import SeriesInput, SeriesPoint, confirm_one, decide, screen
+from basketbench.stats.speed import SpeedRule
 
 STEP_SIZES = (1.0, 2.0, 3.0, 5.0, 10.0)
 SAMPLES = 9

@@ -117,12 +117,12 @@ def run_service(level: np.ndarray, cv: float, run_share: float = 0.5, seed: int 
                 **settings_overrides: Any) -> ServiceRun:
     """Ingest every commit of ``level`` through the service and screen it; answer each
     queued rerun at once (``answer_reruns``), as a worker on the tag would."""
-    from basketbench.api import guards
+    from basketbench.changes.detection.queue import drain_machine
     from basketbench.core.config import Settings
     from basketbench.core.db import make_engine, make_sessionmaker
     from basketbench.models import Change, Commit, Machine, Run
-    from basketbench.services import ingest
-    from basketbench.services.detection.queue import drain_machine
+    from basketbench.results import ingest
+    from basketbench.web import guards
 
     name = "bb_changes_" + uuid.uuid4().hex[:12]
     create_database(admin, name)

@@ -33,11 +33,11 @@ def main(
     first: int = typer.Option(2200, help="World commit index of the first new commit."),
     machine: int = typer.Option(1, help="Machine index (0-based) of the seeded world."),
 ) -> None:
-    from basketbench.api import guards
+    from basketbench.changes.detection.service import after_ingest
     from basketbench.core.config import Settings
     from basketbench.core.db import make_engine, make_sessionmaker
-    from basketbench.services import ingest
-    from basketbench.services.detection.service import after_ingest
+    from basketbench.results import ingest
+    from basketbench.web import guards
 
     settings = Settings(database_url=database_url(admin_url, database), detection=False,
                         detection_confirm_runs=0)

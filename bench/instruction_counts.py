@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from basketbench.harness.counting import count_results
-from basketbench.harness.rzbench import BenchOptions, locate_rzbench
+from basketbench.measure.rzbench.counting import count_results
+from basketbench.measure.rzbench.runner import BenchOptions, locate_rzbench
 from scipy.stats import spearmanr
 
 

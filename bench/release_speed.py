@@ -10,7 +10,7 @@ the baskets of real ROOT files (`--root-file`, default: HZZ, CMS NanoAOD and ATL
 
 1. instructions: one callgrind run per release x setting x corpus (`--instructions`);
    instructions and simulated branch mispredictions of the timed pass, per uncompressed byte
-   (basketbench.harness.root_release_speed says exactly what is counted). Deterministic: the
+   (basketbench.measure.realroot.release_speed says exactly what is counted). Deterministic: the
    machine's load does not change them. Results are appended to `--records` as they come, and a
    later run reuses them (delete the file to measure again).
 2. wall clock (`--pairs N`, 0 = skip): N pairs of processes, old then new, each measuring every
@@ -37,10 +37,10 @@ from typing import Any
 if __package__ in (None, ""):  # `python bench/release_speed.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from basketbench.harness import root_release
-from basketbench.harness import root_release_speed as speed
-from basketbench.harness.extract import extract_corpus
-from basketbench.harness.paths import repo_root
+from basketbench.measure.paths import repo_root
+from basketbench.measure.realroot import release_speed as speed
+from basketbench.measure.realroot import releases as root_release
+from basketbench.measure.rootio.extract import extract_corpus
 
 DEFAULT_FILES = ("uproot-HZZ-uncompressed.root", "nanoAOD_2015_CMS_Open_Data_ttbar.root",
                  "atlas-DAOD_PHYSLITE-sample.root")

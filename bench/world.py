@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
-from basketbench.services.machines import fingerprint_hash
+from basketbench.catalog.machines import fingerprint_hash
 
 CODECS = {1: "zlib", 2: "lzma", 4: "lz4", 5: "zstd"}
 SETTINGS = tuple(a * 100 + lvl for a in CODECS for lvl in range(1, 10))

@@ -81,7 +81,7 @@ function eagerCompilePlotly(): Plugin {
 }
 
 // The backend serves x.js.br / x.js.gz when the browser accepts them
-// (backend/basketbench/api/static_assets.py): compressed once here, not per request.
+// (backend/basketbench/web/static_assets.py): compressed once here, not per request.
 function precompressAssets(): Plugin {
   const brotli = promisify(brotliCompress);
   const gz = promisify(gzip);

@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from basketbench.app import create_app
 from basketbench.core.config import Settings
-from basketbench.main import create_app
 
 
 def main() -> None:

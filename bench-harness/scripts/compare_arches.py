@@ -19,8 +19,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from basketbench.harness.extract import extract_corpus
-from basketbench.harness.root_files import default_root_files
+from basketbench.measure.rootio.extract import extract_corpus
+from basketbench.measure.rootio.root_files import default_root_files
 
 EVERY_SETTING = [a * 100 + level for a in (1, 2, 4, 5) for level in range(1, 10)]
 # Small real files get every setting; the big ones the settings experiments use, so that the

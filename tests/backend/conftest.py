@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from basketbench.app import create_app
 from basketbench.core import migrate
 from basketbench.core.config import Settings
-from basketbench.main import create_app
+from basketbench.core.tokens import create_token
 from basketbench.models import Base
-from basketbench.services.tokens import create_token
 from bb_factories import make_settings
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text

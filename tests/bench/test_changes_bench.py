@@ -4,7 +4,7 @@ rule the service uses, next to the plain 5 % rule."""
 from __future__ import annotations
 
 import numpy as np
-from basketbench.services.detection.speed import SpeedRule
+from basketbench.stats.speed import SpeedRule
 
 from bench import changes_bench
 

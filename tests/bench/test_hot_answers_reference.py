@@ -24,14 +24,9 @@ from typing import Any
 import orjson
 import psycopg
 import pytest
-from basketbench.core.config import Settings
-from basketbench.core.db import make_engine, make_sessionmaker
-from basketbench.models import Commit, Machine, Result, ResultDocument
-from basketbench.models.result import COUNT_METRICS, METRICS, SPEED_METRICS
-from basketbench.schemas.analysis import CompareSide, SeriesOut
-from basketbench.services import analysis, dimcache, ingest
-from basketbench.services import codecs as codec_service
-from basketbench.services.analysis import (
+from basketbench.analysis import service as analysis
+from basketbench.analysis.schemas import CompareSide, SeriesOut
+from basketbench.analysis.service import (
     ConfigSelector,
     Point,
     _downsample,
@@ -41,12 +36,19 @@ from basketbench.services.analysis import (
     _resolve_configuration,
     choose_codecs,
 )
-from basketbench.services.catalog import configuration_out, machine_ref, order_bounds
-from basketbench.services.changes import series_markers
-from basketbench.services.detection.fdr import bh_adjust_partial
-from basketbench.services.errors import NotFound
-from basketbench.services.lookup import get_commit, get_dataset, get_machine
-from basketbench.services.stats import delta_pct, exact_change, mann_whitney_batch, speed_delta
+from basketbench.catalog import dimensions as dimcache
+from basketbench.catalog.lookup import get_commit, get_dataset, get_machine
+from basketbench.catalog.service import configuration_out, machine_ref, order_bounds
+from basketbench.changes.service import series_markers
+from basketbench.core.config import Settings
+from basketbench.core.db import make_engine, make_sessionmaker
+from basketbench.core.errors import NotFound
+from basketbench.models import Commit, Machine, Result, ResultDocument
+from basketbench.models.result import COUNT_METRICS, METRICS, SPEED_METRICS
+from basketbench.results import codec_sets as codec_service
+from basketbench.results import ingest
+from basketbench.stats.deltas import delta_pct, exact_change, mann_whitney_batch, speed_delta
+from basketbench.stats.fdr import bh_adjust_partial
 from sqlalchemy import Float, cast, func, null, select
 from sqlalchemy.orm import Session
 

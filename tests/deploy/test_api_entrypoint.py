@@ -70,7 +70,7 @@ def test_migrates_registers_the_token_once_and_execs(database: str, image_bin: P
     # the registered token authenticates with the backend's own check
     from basketbench.core.config import Settings
     from basketbench.core.db import make_engine, make_sessionmaker
-    from basketbench.services.tokens import authenticate
+    from basketbench.core.tokens import authenticate
 
     engine = make_engine(Settings(database_url=database))
     with make_sessionmaker(engine)() as session:

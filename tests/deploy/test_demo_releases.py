@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from basketbench.harness.root_release import RELEASES, release_commit_sha
+from basketbench.measure.realroot.releases import RELEASES, release_commit_sha
 
 from .support import REPO
 from .test_demo import CHROMIUM, COMMIT, FRONTEND, _get, clean_env, free_port

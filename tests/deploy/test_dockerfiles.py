@@ -353,7 +353,7 @@ def test_worker_image_has_the_real_root_files_of_the_default_suite() -> None:
     `demo` extra), which must hold every file of the suite webhook runs use."""
     import tomllib
 
-    from basketbench.harness.root_files import TESTDATA_FILES
+    from basketbench.measure.rootio.root_files import TESTDATA_FILES
     from basketbench_workers.suites import load_suites
 
     worker = parse(REPO / "docker" / "worker.Dockerfile")

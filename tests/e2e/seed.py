@@ -32,7 +32,7 @@ import urllib.request
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from basketbench.harness.root_release import lookup, release_commit_sha
+from basketbench.measure.realroot.releases import lookup, release_commit_sha
 
 REPOSITORY = "root-project/root"
 RETRIES = 10

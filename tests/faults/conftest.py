@@ -169,7 +169,7 @@ def _migrate_and_make_token(database_url: str) -> str:
     from basketbench.core import migrate
     from basketbench.core.config import Settings
     from basketbench.core.db import make_engine, make_sessionmaker
-    from basketbench.services.tokens import create_token
+    from basketbench.core.tokens import create_token
 
     settings = Settings(database_url=database_url, db_pool_size=1, db_max_overflow=0)
     migrate.upgrade(settings)

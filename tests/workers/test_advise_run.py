@@ -13,7 +13,7 @@ import pytest
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.pipeline import adopt_make_build
 
-from tests.harness.conftest import real_file
+from tests.measure.conftest import real_file
 
 from .conftest import FINAL, WorkerProcess, unique_tag, wait_for
 from .test_integration import get, registered, start_api

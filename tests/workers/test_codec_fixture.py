@@ -44,14 +44,14 @@ from typing import Any
 
 import httpx
 import pytest
-from basketbench.harness import root_groundtruth as gt
-from basketbench.harness.extract import extract_corpus
+from basketbench.measure.realroot import groundtruth as gt
+from basketbench.measure.rootio.extract import extract_corpus
 from basketbench_workers.procs import Deadline
 from basketbench_workers.profiles import load_profiles
 from basketbench_workers.rootbuild import build_library
 from basketbench_workers.toolchain import detect_toolchain
 
-from tests.harness.conftest import real_file
+from tests.measure.conftest import real_file
 
 from .conftest import (
     FINAL,
@@ -144,7 +144,7 @@ def test_roots_layer_matches_rootcompat_byte_for_byte(
         zlib = [r for r in rows if r.setting // 100 == 1]
         assert all(r.differs for r in zlib if r.setting % 100 >= 2), gt.markdown(zlib, "a", "b")
     # ROOT's old CS codec is not in the fixture: algorithm 3 must abort, never yield numbers.
-    probe = ("import ctypes, sys; from basketbench.harness.root_groundtruth import RZip; "
+    probe = ("import ctypes, sys; from basketbench.measure.realroot.groundtruth import RZip; "
              "RZip(__import__('pathlib').Path(sys.argv[1]), deepbind=True)"
              ".compress(306, bytes(range(256)) * 64)")
     cs = subprocess.run([sys.executable, "-c", probe, str(shared)], capture_output=True,

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from basketbench.harness import root_release
-from basketbench.harness.document import load_document
-from basketbench.harness.root_release import RootReleaseError
-from basketbench.harness.rzbench import BenchOptions, run_bench
+from basketbench.measure.document.contract import load_document
+from basketbench.measure.realroot import releases as root_release
+from basketbench.measure.realroot.releases import RootReleaseError
+from basketbench.measure.rzbench.runner import BenchOptions, run_bench
 from basketbench_workers.pipeline import run_io_stage
 from basketbench_workers.suites import IoSpec, SuiteError, load_suites, parse_suite
 

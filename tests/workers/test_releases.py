@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from basketbench.harness.root_release import RELEASES, release_commit_sha
+from basketbench.measure.realroot.releases import RELEASES, release_commit_sha
 from basketbench_workers.gitmirror import Mirror
 from basketbench_workers.pipeline import run_dir
 from basketbench_workers.releases import release_by_id, release_by_tag

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from basketbench.harness.corpus_format import read_corpus
+from basketbench.measure.rootio.corpus_format import read_corpus
 from basketbench_workers.corpora import corpus_file
 from basketbench_workers.suites import SuiteError, load_suites, parse_suite
 
-from tests.harness.conftest import RNTUPLE_FILE, real_file
+from tests.measure.conftest import RNTUPLE_FILE, real_file
 
 
 def test_page_sweep_expands_into_named_datasets() -> None:
@@ -65,7 +65,7 @@ def test_kind_keeps_only_the_rntuple_pages_or_only_the_ttree_baskets(tmp_path: P
 def test_the_demo_suite_measures_the_rntuple_beside_the_ttree(tmp_path: Path) -> None:
     import tomllib
 
-    from basketbench.commands.demo import DemoPaths, available_corpora, write_suite
+    from basketbench_devtools.demo.orchestrator import DemoPaths, available_corpora, write_suite
 
     real_file(RNTUPLE_FILE)
     suite_file = write_suite(DemoPaths(tmp_path), available_corpora(), quick=False)

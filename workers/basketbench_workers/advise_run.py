@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from basketbench.harness.advise import AdviseError, AdviseOptions, advise
+from basketbench.measure.advise.advisor import AdviseError, AdviseOptions, advise
 
 from basketbench_workers.api_client import ApiClient
 from basketbench_workers.config import WorkerSettings

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from basketbench.core.locks import file_lock
+from basketbench.measure.locks import file_lock
 
 from basketbench_workers.cachekey import BuildInputs
 from basketbench_workers.codecbuild import BuiltCodec

@@ -24,7 +24,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from basketbench.core.locks import file_lock
+from basketbench.measure.locks import file_lock
 
 from basketbench_workers import xzconfig
 from basketbench_workers.codecsets import CodecSet, Pin

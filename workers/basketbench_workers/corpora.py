@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 
 
 def _resolve(spec: CorpusSpec) -> list[Path]:
-    from basketbench.harness import default_root_files  # the harness-python helper's API
+    from basketbench.measure.rootio import default_root_files
 
     known = {Path(p).name: Path(p) for p in default_root_files()}
     missing = [name for name in spec.files if name not in known]
@@ -62,7 +62,7 @@ def cached_ok(target: Path) -> bool:
 def corpus_file(spec: CorpusSpec, cache_dir: Path) -> Path:
     """The cached corpus for `spec`, extracting it on first use or when its checksum
     does not match."""
-    from basketbench.harness import extract_corpus
+    from basketbench.measure.rootio import extract_corpus
 
     sources = _resolve(spec)
     paging = f"-p{spec.page_size}-{spec.encoding}" if spec.page_size else ""
@@ -78,7 +78,7 @@ def corpus_file(spec: CorpusSpec, cache_dir: Path) -> Path:
         kinds = {None: ("basket", "page"), "ttree": ("basket",), "rntuple": ("page",)}
         extract_corpus(sources, partial, spec.name, kinds=kinds[spec.kind])
         if spec.page_size:
-            from basketbench.harness.repage import repage_corpus
+            from basketbench.measure.rootio.repage import repage_corpus
 
             whole = partial.with_name(partial.name + ".whole")
             partial.replace(whole)

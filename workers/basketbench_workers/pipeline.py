@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from basketbench.harness import noise
-from basketbench.harness.counting import CountingError, record_valgrind, run_counted
-from basketbench.harness.root_release import Release
-from basketbench.harness.root_release import available as available_releases
-from basketbench.harness.rzbench import run_sizes
+from basketbench.measure.realroot.releases import Release
+from basketbench.measure.realroot.releases import available as available_releases
+from basketbench.measure.rzbench import noise
+from basketbench.measure.rzbench.counting import CountingError, record_valgrind, run_counted
+from basketbench.measure.rzbench.runner import run_sizes
 
 from basketbench_workers.advise_run import run_advise
 from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
@@ -418,8 +418,8 @@ def run_io_stage(spec: IoSpec, release: Release | None, rzbench: Path, document:
                  context: dict[str, Any], workdir: Path, log_path: Path) -> None:
     """The suite's end-to-end ROOT I/O (basketbench run --io), merged into the run's one
     document. Only a ROOT release has PyROOT here: other builds log why it is skipped."""
-    from basketbench.harness import default_root_files
-    from basketbench.harness.io_bench import IoOptions, run_io
+    from basketbench.measure.realroot.io_bench import IoOptions, run_io
+    from basketbench.measure.rootio import default_root_files
 
     def say(message: str) -> None:
         with log_path.open("a") as fh:

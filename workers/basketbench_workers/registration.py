@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from basketbench.harness.counting import record_valgrind
+from basketbench.measure.rzbench.counting import record_valgrind
 
 from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.procs import capture

@@ -3,7 +3,8 @@
 A run's commit is a release when it is the stable id `release_commit_sha` gives a release (runs
 made without ROOT's repository, e.g. by `basketbench demo`), or when a tag of the worker's mirror
 that names a known release points at it. Its rzbench is the `root` backend over the release
-wheel's libCore (basketbench.harness.root_release), installed and built once per harness version.
+wheel's libCore (basketbench.measure.realroot.releases), installed and built once per harness
+version.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from basketbench.harness.root_release import (
+from basketbench.measure.realroot.releases import (
     Release,
     RootReleaseError,
     build_rzbench,

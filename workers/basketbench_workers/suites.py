@@ -16,7 +16,8 @@ class SuiteError(Exception):
 
 @dataclass(frozen=True)
 class CorpusSpec:
-    """A real-data corpus: ROOT files (base names of basketbench.harness.default_root_files()).
+    """A real-data corpus: ROOT files (base names of
+    basketbench.measure.rootio.default_root_files()).
 
     With `page_size`, the corpus holds the files' RNTuple pages re-paged at that many bytes
     (`encoding` "as-written": each column's own encoding, "unsplit": without split/delta/zigzag).

@@ -1,0 +1,116 @@
+"""history, tradeoff, compare."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request, Response
+from sqlalchemy.orm import Session
+
+from basketbench.analysis import service as analysis
+from basketbench.analysis.schemas import CodecSeriesOut, CompareOut, HistoryOut, Metric, TradeoffOut
+from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, run_in_session
+from basketbench.web.listing import csv_response, json_response, orjson_response
+
+router = APIRouter(tags=["analysis"], dependencies=[ReadAccess])
+
+_CSV: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/csv": {"schema": {"type": "string"}}},
+          "description": "JSON, or CSV of the points/rows with ?format=csv"}}
+
+
+@router.get("/history", response_model=HistoryOut, responses=_CSV)
+async def get_history(
+    request: Request, machine: str, dataset: str, metric: Metric = "compress_mbps",
+    configuration_id: int | None = None, setting: int | None = None, codec: str | None = None,
+    preconditioner: str = "none", dictionary_size: int = 0, basket_size: int = 0,
+    mode: str = "basket", threads: int = 1, commit_from: str | None = None,
+    commit_to: str | None = None,
+    max_points: Annotated[int, Query(ge=10, le=100_000)] = 2000,
+    codecs: Annotated[str | None, Query(
+        max_length=100, description="codec series key or set name (host, builtin, ...); "
+        "default: the series of the newest commit")] = None,
+    format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+) -> Any:
+    sel = analysis.ConfigSelector(configuration_id, setting, codec, preconditioner,
+                                  dictionary_size, basket_size, mode, threads)
+    return await run_in_session(request, _history_answer, machine, dataset, metric, sel,
+                                commit_from, commit_to, max_points, codecs, format)
+
+
+def _history_answer(session: Session, machine: str, dataset: str, metric: str,
+                    sel: analysis.ConfigSelector, commit_from: str | None,
+                    commit_to: str | None, max_points: int, codecs: str | None,
+                    format: str | None) -> Response:
+    out = analysis.history(session, machine, dataset, metric, sel, commit_from, commit_to,
+                           max_points, codecs)
+    return csv_response(out["points"], "history") if format == "csv" else orjson_response(out)
+
+
+@router.get("/tradeoff", response_model=TradeoffOut, responses=_CSV)
+def get_tradeoff(
+    session: SessionDep, commit: str, machine: str, dataset: str,
+    reference: Annotated[int | None, Query(description="setting to divide by, e.g. 505")] = None,
+    codec: str | None = None, preconditioner: str = "none", dictionary_size: int = 0,
+    basket_size: int = 0, mode: str = "basket", threads: int = 1,
+    format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
+    codecs: Annotated[str | None, Query(max_length=100)] = None,
+) -> Any:
+    sel = analysis.ConfigSelector(None, None, codec, preconditioner, dictionary_size,
+                                  basket_size, mode, threads)
+    out = analysis.tradeoff(session, commit, machine, dataset, sel, reference, codecs)
+    return csv_response(out.points, "tradeoff") if format == "csv" else json_response(out)
+
+
+@router.get("/compare", response_model=CompareOut, responses=_CSV)
+def get_compare(
+    session: SessionDep, settings: SettingsDep,
+    base_commit: Annotated[str | None, Query(
+        description="commits mode: the base commit (sha or unique prefix)")] = None,
+    head_commit: Annotated[str | None, Query(
+        description="commits mode: the head commit (sha or unique prefix)")] = None,
+    machine: Annotated[str | None, Query(
+        description="commits mode: the machine both commits were measured on")] = None,
+    base_machine: Annotated[str | None, Query(description="machines mode: the base machine")
+                            ] = None,
+    head_machine: Annotated[str | None, Query(description="machines mode: the head machine")
+                            ] = None,
+    commit: Annotated[str | None, Query(
+        description="machines mode: the commit both machines measured")] = None,
+    dataset: Annotated[str | None, Query(description="only this dataset")] = None,
+    metric: Annotated[Metric | None, Query(description="only this metric")] = None,
+    only_significant: Annotated[bool, Query(
+        description="only rows that are a significant change")] = False,
+    format: Annotated[str | None, Query(
+        pattern="^(json|csv)$", description="json (default) or csv of the rows")] = None,
+    codecs: Annotated[str | None, Query(
+        max_length=100, description="codec series key or set name for both sides; default: "
+        "the head's newest series")] = None,
+    merged: Annotated[bool, Query(
+        description="one size row per series: the compressed-size row carries the ratio, "
+        "exact bytes and the byte delta, and the ratio row is left out")] = False,
+    order: Annotated[Literal["decided", "series"] | None, Query(
+        description="decided: exact size changes, then significant speed changes, each by "
+        "|delta|, then the rest in series order; series (default): dataset, configuration, "
+        "metric")] = None,
+    setting: Annotated[int | None, Query(description="only this setting, e.g. 505")] = None,
+    limit: Annotated[int | None, Query(
+        ge=1, le=10_000, description="rows per page; default: every row")] = None,
+    offset: Annotated[int, Query(ge=0, description="rows to skip (after ordering)")] = 0,
+) -> Any:
+    """Per-series deltas between two commits on one machine, or two machines at one
+    commit. Sizes are exact (any byte change is a change); speeds are tested (two-sided
+    Mann-Whitney U, Benjamini-Hochberg over the compared speed rows, a minimum effect):
+    `rule` states the rule applied, `total` and `counts` cover every row, not one page."""
+    out = analysis.compare(session, base_commit, head_commit, machine, base_machine,
+                           head_machine, commit, dataset, metric, only_significant, codecs,
+                           settings, merged=merged, order=order, setting=setting,
+                           limit=limit, offset=offset)
+    return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)
+
+
+@router.get("/codec-series", response_model=list[CodecSeriesOut])
+def get_codec_series(session: SessionDep, machine: str) -> Any:
+    """Every codec series the machine measured, newest first, with its two newest commits
+    (the dashboard's default compare pair: two commits of one series)."""
+    return analysis.machine_codec_series(session, machine)

@@ -1,0 +1,210 @@
+"""History, tradeoff and compare answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from basketbench.catalog.schemas import ConfigurationOut, MachineRef
+from basketbench.results.schemas import BuildOut
+
+Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps",
+                 "compress_instructions_per_mb", "decompress_instructions_per_mb"]
+
+
+class CodecSetOut(BaseModel):
+    """The codec library versions a result was measured with (models/codecs.py)."""
+
+    id: int
+    set: str = Field(description="host | builtin | a named set such as root-6.40.00")
+    root_version: str | None
+    libraries: dict[str, str] = Field(description="zlib, lzma, lz4, zstd, xxhash versions")
+    series_key: str = Field(description="results with the same key form one history")
+
+
+class CodecSeriesOut(CodecSetOut):
+    """One codec series, named by its newest set, and how far it reaches."""
+
+    commits: int = Field(default=0, description="commits measured in this series here "
+                         "(compare: of base and head)")
+    first_libraries: dict[str, str] = Field(
+        default_factory=dict, description="the versions at its oldest commit here "
+        "(compare: the base's); differ from `libraries` in the builtin series")
+    first_root_version: str | None = None
+    latest_commits: list[str] = Field(
+        default_factory=list, description="GET /codec-series only: its newest commits on "
+        "the machine, newest first (compare's default pair)")
+
+
+class MachineCodecSetOut(CodecSetOut):
+    documents: int
+    results: int
+    latest_order: int = Field(description="git order of the newest commit measured with it")
+
+
+class SeriesOut(BaseModel):
+    machine: MachineRef
+    dataset: str
+    configuration: ConfigurationOut
+    metric: str
+
+
+class HistoryPoint(BaseModel):
+    sha: str
+    order: int
+    date: datetime | None
+    author: str | None
+    message: str | None
+    value: float
+    min: float | None
+    max: float | None
+    stddev: float | None
+    n: int | None
+    run_id: int | None
+    codecs: CodecSetOut | None = None
+    build: BuildOut | None = Field(default=None, description="how the harness that measured "
+                                   "this point was built (its newest document)")
+
+
+class HistoryChange(BaseModel):
+    """A recorded, confirmed change of the series (GET /changes/{change_id})."""
+
+    sha: str
+    previous_sha: str
+    delta_pct: float
+    p_value: float | None
+    change_id: int | None = None
+    status: str | None = None
+    direction: str | None = None
+
+
+class HistoryOut(BaseModel):
+    series: SeriesOut | None
+    points: list[HistoryPoint]
+    changes: list[HistoryChange]
+    downsampled: bool
+    total_points: int
+    codecs: CodecSetOut | None = Field(
+        default=None, description="the codec series shown (its newest versions)")
+    codec_series: list[CodecSeriesOut] = Field(
+        default_factory=list, description="every codec series this machine has for it, "
+        "newest first; choose one with ?codecs=<series_key or set name>")
+
+
+class SpeedSummary(BaseModel):
+    median: float
+    min: float | None
+    max: float | None
+
+
+class Relative(BaseModel):
+    ratio: float | None
+    compressed_bytes: float | None
+    compress_mbps: float | None
+    decompress_mbps: float | None
+
+
+class TradeoffPoint(BaseModel):
+    configuration_id: int
+    setting: int
+    algorithm: int
+    codec: str
+    level: int
+    label: str
+    ratio: float | None
+    compressed_bytes: int | None
+    compress_mbps: SpeedSummary | None
+    decompress_mbps: SpeedSummary | None
+    pareto_compress: bool
+    pareto_decompress: bool
+    relative: Relative | None
+    # Median over the counted runs (`basketbench run --instructions`); null: none counted.
+    compress_instructions_per_mb: float | None = None
+    decompress_instructions_per_mb: float | None = None
+
+
+class TradeoffOut(BaseModel):
+    commit: str
+    machine: MachineRef
+    dataset: str
+    reference: int | None
+    points: list[TradeoffPoint]
+    codecs: CodecSetOut | None = Field(default=None, description="the codec series shown")
+    codec_series: list[CodecSeriesOut] = Field(
+        default_factory=list, description="every codec series of this commit, machine and "
+        "dataset; choose one with ?codecs=")
+
+
+class CompareSide(BaseModel):
+    """One side of a comparison; every row's base (or head) value was measured so: its
+    codecs, its machine version (machine.version) and its harness builds."""
+
+    commit: str
+    machine: MachineRef
+    codecs: CodecSetOut | None = None
+    builds: list[BuildOut] = Field(default_factory=list, description="the builds of the "
+                                   "harness that measured this side (usually one)")
+    busy: bool | None = None
+    """A run of this side was made on a busy machine (its document's load, harness/noise.py):
+    its speeds say little, its instruction counts stay exact; null: load not recorded."""
+
+
+class CompareRow(BaseModel):
+    dataset: str
+    configuration: ConfigurationOut
+    metric: str
+    base: float | None
+    head: float | None
+    delta_pct: float | None
+    p_value: float | None
+    q_value: float | None = None  # Benjamini-Hochberg over the compared speed rows
+    significant: bool
+    regression: bool
+    base_bytes: int | None = Field(None, description="merged size rows: exact compressed "
+                                   "bytes of the base (None when a mean of runs is not whole)")
+    head_bytes: int | None = Field(None, description="merged size rows: exact bytes of the head")
+    delta_bytes: int | None = Field(None, description="merged size rows: head - base bytes")
+    base_ratio: float | None = Field(None, description="merged size rows: the base's ratio")
+    head_ratio: float | None = Field(None, description="merged size rows: the head's ratio")
+
+
+class CompareCounts(BaseModel):
+    regressions: int = Field(description="rows that are a significant regression")
+    improvements: int = Field(description="rows that are a significant improvement")
+    rows: int = Field(description="every row of the selection, on any page")
+
+
+class CompareRule(BaseModel):
+    """The rule that decided which rows are changes, as applied to this comparison."""
+
+    speed_test: str
+    multiple_testing: str
+    fdr: float = Field(description="a speed row is significant when its q-value <= this")
+    min_effect_pct: float = Field(description="speed rows below this |delta| are not tested")
+    min_effect_patterns: dict[str, float] = Field(
+        default_factory=dict, description="per-series minimum effects (fnmatch patterns of "
+        "tag/dataset/setting/metric), first match wins")
+    sizes: str
+    speed_rows_tested: int = Field(description="size of the Benjamini-Hochberg family")
+    smallest_possible_p: float | None = Field(
+        None, description="the smallest p-value the test can give with the sample counts "
+        "compared")
+    note: str | None = Field(None, description="set when no speed row can be significant, "
+                             "with the reason (e.g. too few samples)")
+
+
+class CompareOut(BaseModel):
+    total: int = Field(0, description="rows of the selection before paging")
+    offset: int = 0
+    counts: CompareCounts | None = None
+    rule: CompareRule | None = None
+    base: CompareSide
+    head: CompareSide
+    rows: list[CompareRow]
+    mode: Literal["commits", "machines"]
+    codec_series: list[CodecSeriesOut] = Field(
+        default_factory=list, description="the codec series both sides were measured in "
+        "(versions: head's, first_libraries: base's); empty: nothing in common, and base "
+        "and head each show their own newest series")

@@ -1,0 +1,201 @@
+"""Loading a machine's recent history for detection: per series, the measured commits
+in git order (with every run's median and samples), and the changes already recorded.
+
+A series is grouped like analysis.history shows it: dataset x configuration x codec
+series (services/codecs.series_keys), so a host codec upgrade starts a new series and is
+never compared with the old versions' values."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sqlalchemy import case, or_, select
+from sqlalchemy.orm import Session
+
+from basketbench.changes.detection.common import RERUN_TRIGGERS
+from basketbench.core.config import Settings
+from basketbench.models import Change, Commit, Configuration, Dataset, Machine, Result, Run
+from basketbench.models.result import ResultDocument
+from basketbench.results.codec_sets import series_keys
+
+HISTORY_COMMITS = 61  # the newest commit and 60 before it: window + e-divisive
+SeriesKey = tuple[int, int, str]  # dataset_id, configuration_id, codec series key
+
+
+@dataclass
+class CommitValues:
+    """One commit of one series: exact values and every run's speed medians/samples."""
+
+    commit_id: int
+    order: int
+    codec_set_id: int | None = None  # varies along a builtin series (the commit pins it)
+    ratio: float | None = None
+    compressed_bytes: float | None = None
+    runs: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    samples_loaded: bool = True  # False: left out by load_series(samples_of=...)
+    # Instruction counts per uncompressed MB of each counted run (services/detection/counts.py)
+    counts: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # Runs measured on a busy machine (the document's load.busy): the screen leaves their
+    # speeds out, their sizes and counts stay (valgrind counts the same whatever runs beside).
+    busy_runs: int = 0
+
+    def count_medians(self) -> dict[str, float | None]:
+        return {m: float(np.median(v)) if v else None for m, v in self.counts.items()}
+
+
+def recent_commits(session: Session, machine_id: int, commit: Commit,
+                   limit: int = HISTORY_COMMITS) -> list[tuple[int, int]]:
+    """(commit id, order) of the commits measured on this machine version by regular
+    runs up to ``commit`` in git order, oldest first."""
+    rows = session.execute(
+        select(Commit.id, Commit.order).distinct()
+        .join(ResultDocument, ResultDocument.commit_id == Commit.id)
+        .where(ResultDocument.machine_id == machine_id,
+               Commit.repository_id == commit.repository_id, Commit.order <= commit.order,
+               or_(ResultDocument.run_id.is_(None), ResultDocument.run_id.not_in(
+                   select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS)))))
+        .order_by(Commit.order.desc(), Commit.id.desc()).limit(limit)).all()
+    return [(int(r[0]), int(r[1])) for r in reversed(rows)]
+
+
+def series_of_commit(session: Session, machine_id: int, commit_id: int) -> set[SeriesKey]:
+    """The series this machine version measured at this commit."""
+    rows = session.connection().execute(
+        select(Result.dataset_id, Result.configuration_id, Result.codec_set_id).distinct()
+        .where(Result.machine_id == machine_id, Result.commit_id == commit_id,
+               Result.roundtrip_ok.is_(True))).all()
+    codec_series = series_keys(session, {r[2] for r in rows})
+    return {(ds, conf, codec_series[set_id]) for ds, conf, set_id in rows}
+
+
+def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]],
+                keys: set[SeriesKey] | None = None,
+                run_ids: set[int] | None = None,
+                samples_of: set[int] | None = None,
+                regular_only: bool = False,
+                skip_busy: bool = True) -> dict[SeriesKey, list[CommitValues]]:
+    """Per series, the given commits' values in the given order (commits without a
+    result for the series are left out). ``run_ids`` restricts to those runs;
+    ``samples_of``: the commits whose samples to load (default all; fill_samples adds
+    others later). The JSON sample arrays are most of what a detection pass reads.
+    ``regular_only``: leave out the runs of confirmations and bisections (what a screen
+    reads: merging reruns into a commit's point narrowed the reference's spread and fed
+    more candidates, issue 27), and without the speeds of runs on a busy machine (their
+    documents' ``busy``; sizes and instruction counts stay: issue 23) unless ``skip_busy``
+    is off (settings.detection_skip_busy_runs)."""
+    order = {cid: o for cid, o in commits}
+    c_samples: Any = Result.c_samples
+    d_samples: Any = Result.d_samples
+    if samples_of is not None:
+        of = Result.commit_id.in_(samples_of or {-1})
+        c_samples, d_samples = case((of, c_samples)), case((of, d_samples))
+    stmt = select(Result.dataset_id, Result.configuration_id, Result.codec_set_id,
+                  Result.commit_id, Result.ratio,
+                  Result.compressed_bytes, Result.c_median, Result.d_median, c_samples,
+                  d_samples, Result.c_instructions_per_mb, Result.d_instructions_per_mb,
+                  Result.document_id).where(Result.machine_id == machine_id,
+                                   Result.commit_id.in_(order),
+                                   Result.roundtrip_ok.is_(True))
+    if run_ids is not None:
+        stmt = stmt.where(Result.run_id.in_(run_ids))
+    if regular_only:
+        reruns = select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS))
+        stmt = stmt.where(or_(Result.run_id.is_(None), Result.run_id.not_in(reruns)))
+    if keys is not None and len(keys) < 500:
+        stmt = stmt.where(Result.dataset_id.in_({k[0] for k in keys}),
+                          Result.configuration_id.in_({k[1] for k in keys}))
+    # Core execution: plain row tuples (tens of thousands per pass), no ORM row processing.
+    rows = session.connection().execute(stmt).all()
+    busy_docs = set(session.connection().scalars(select(ResultDocument.id).where(
+        ResultDocument.id.in_({r[-1] for r in rows} or {-1}),
+        ResultDocument.busy.is_(True)))) if regular_only and skip_busy else set()
+    codec_series = series_keys(session, {r[2] for r in rows})
+    out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
+    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp, cic, dic, doc in rows:
+        key = (ds, conf, codec_series[set_id])
+        if keys is not None and key not in keys:
+            continue
+        cv = out[key].get(cid)
+        if cv is None:
+            cv = out[key][cid] = CommitValues(cid, order[cid], set_id)
+            cv.samples_loaded = samples_of is None or cid in samples_of
+        cv.ratio = ratio if ratio is not None else cv.ratio
+        cv.compressed_bytes = float(cbytes) if cbytes is not None else cv.compressed_bytes
+        for metric, count in (("compress_instructions_per_mb", cic),
+                              ("decompress_instructions_per_mb", dic)):
+            if count is not None and count > 0:
+                cv.counts[metric].append(float(count))
+        if doc in busy_docs:
+            cv.busy_runs += 1
+            continue
+        for metric, median, samples in (("compress_mbps", cmed, csamp),
+                                        ("decompress_mbps", dmed, dsamp)):
+            if median is not None and median > 0:
+                cv.runs[metric].append(float(median))
+                cv.samples[metric].extend(float(x) for x in (samples or []) if x and x > 0)
+    return {k: sorted(v.values(), key=lambda c: (c.order, c.commit_id)) for k, v in out.items()}
+
+
+def fill_samples(session: Session, machine_id: int,
+                 series: dict[SeriesKey, list[CommitValues]], commit_ids: set[int]) -> None:
+    """Load the samples that load_series(samples_of=...) left out, for these commits."""
+    orders = {v.commit_id: v.order for values in series.values() for v in values
+              if v.commit_id in commit_ids and not v.samples_loaded}
+    if not orders:
+        return
+    full = load_series(session, machine_id, list(orders.items()), set(series),
+                       regular_only=True)
+    for key, values in full.items():
+        mine = {v.commit_id: v for v in series.get(key, [])}
+        for v in values:
+            if v.commit_id in mine:
+                mine[v.commit_id].samples = v.samples
+                mine[v.commit_id].samples_loaded = True
+
+
+def change_series(session: Session, changes: list[Change]) -> dict[int, SeriesKey]:
+    """The series of each change, by change id."""
+    codec_series = series_keys(session, {ch.codec_set_id for ch in changes})
+    return {ch.id: (ch.dataset_id, ch.configuration_id, codec_series[ch.codec_set_id])
+            for ch in changes}
+
+
+def recorded_changes(session: Session, machine_id: int, keys: set[SeriesKey]
+                     ) -> dict[tuple[int, int, str, str], list[Change]]:
+    """Changes already recorded on these series of this machine version, per
+    (dataset, configuration, codec series, metric)."""
+    out: dict[tuple[int, int, str, str], list[Change]] = defaultdict(list)
+    if not keys:
+        return out
+    changes = list(session.scalars(select(Change).where(
+        Change.machine_id == machine_id,
+        Change.dataset_id.in_({k[0] for k in keys}),
+        Change.configuration_id.in_({k[1] for k in keys}))))
+    of = change_series(session, changes)
+    for ch in changes:
+        out[(*of[ch.id], ch.metric)].append(ch)
+    return out
+
+
+def series_names(session: Session, machine: Machine, keys: set[SeriesKey]
+                 ) -> dict[SeriesKey, str]:
+    """``tag/dataset/label`` per series, for the min-effect patterns and messages."""
+    ds = dict(session.execute(select(Dataset.id, Dataset.name).where(
+        Dataset.id.in_({k[0] for k in keys}))).all())
+    confs = {c.id: c for c in session.scalars(select(Configuration).where(
+        Configuration.id.in_({k[1] for k in keys})))}
+    return {k: f"{machine.tag}/{ds.get(k[0], k[0])}/{confs[k[1]].label if k[1] in confs else k[1]}"
+            for k in keys}
+
+
+def min_effect(settings: Settings, name: str, metric: str) -> float:
+    full = f"{name}/{metric}"
+    for pattern, pct in settings.detection_min_effect.items():
+        if fnmatch.fnmatchcase(full, pattern):
+            return float(pct)
+    return settings.detection_default_min_effect

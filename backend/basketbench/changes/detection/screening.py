@@ -1,0 +1,409 @@
+"""The screen of one measured commit: exact metrics and instruction counts at once (a
+count beyond Settings.detection_count_threshold is a change from one run), speeds as one
+family per commit (regular runs only: reruns are evidence for their candidate's decision,
+never points of the reference; runs on a busy machine are left out), each candidate judged
+by its commits' counts (code / probably the machine), candidates sent to confirmation reruns
+within the tag's budget; slow drifts and reverts of recorded changes."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy.orm import Session
+
+from basketbench.changes import notify
+from basketbench.changes.detection import budget, confirm, history, revert
+from basketbench.changes.detection.common import Outcome, direction, rule_for
+from basketbench.core.config import Settings
+from basketbench.models import Change, Commit, Machine
+from basketbench.models.base import utcnow
+from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
+from basketbench.stats import drift
+from basketbench.stats.counts import attribute_speed_change, count_changes
+from basketbench.stats.engine import SeriesInput, SeriesPoint, screen
+from basketbench.stats.speed import SpeedRule, level_test, within_se
+
+log = logging.getLogger(__name__)
+BUSY_NOTE = ("not screened: this commit's runs were measured on a busy machine (their "
+             "documents' load.busy); its sizes and instruction counts were")
+
+
+def detect_commit(session: Session, settings: Settings, commit_id: int, machine_id: int,
+                  run_id: int | None = None, suite: str | None = None) -> Outcome:
+    commit = session.get(Commit, commit_id)
+    machine = session.get(Machine, machine_id)
+    assert commit is not None and machine is not None
+    # The step tests read the newest HISTORY_COMMITS, the drift rule its longer window.
+    commits = history.recent_commits(session, machine_id, commit, max(
+        history.HISTORY_COMMITS, settings.detection_drift_window + 1))
+    keys = history.series_of_commit(session, machine_id, commit.id)
+    # Samples serve the newest points' tests and the candidates' Mann-Whitney tests and
+    # intervals; the rest of the window needs only its medians (fill_samples below).
+    series = history.load_series(session, machine_id, commits, keys,
+                                 samples_of={cid for cid, _ in commits[-3:]},
+                                 regular_only=True,
+                                 skip_busy=settings.detection_skip_busy_runs)
+    recorded = history.recorded_changes(session, machine_id, keys)
+    names = history.series_names(session, machine, keys)
+    orders = dict(commits)
+    out = Outcome()
+    now = utcnow()
+
+    def segment_start(key: tuple[int, int, str, str]) -> int:
+        # A change being confirmed already splits the series: the commits after it are
+        # not tested again against the old level while its reruns are pending.
+        # A shift judged real but below the minimum restarts the reference too: else
+        # every later commit tests the same shift again (issue 27's cascade).
+        starts = [orders.get(ch.commit_id, -1) for ch in recorded.get(key, [])
+                  if ch.state in ("confirmed", "confirming") or _below_minimum(ch)]
+        return max(starts, default=-(2**31))
+
+    def flagged(key: tuple[int, int, str, str]) -> set[int]:
+        return {ch.commit_id for ch in recorded.get(key, [])}
+
+    def outliers(key: tuple[int, int, str, str]) -> set[int]:
+        # Commits whose screened run the reruns contradicted (a fluke): that run is left
+        # out of the series, and nothing takes its place (reruns are never points).
+        return {ch.commit_id for ch in recorded.get(key, []) if _fluke(ch)}
+
+    # Exact metrics: any difference to the previous measured commit of the same codec
+    # series is a change (another series' values are never compared).
+    for (ds, conf, cs), values in series.items():
+        if len(values) < 2 or values[-1].commit_id != commit.id:
+            continue
+        prev, cur = values[-2], values[-1]
+        for metric in EXACT_METRICS:
+            a, b = getattr(prev, metric), getattr(cur, metric)
+            if a is None or b is None or a == b or commit.id in flagged((ds, conf, cs, metric)):
+                continue
+            if metric == "ratio" and math.isclose(a, b, rel_tol=1e-12):
+                continue  # float noise of the same sizes
+            delta = (b - a) / abs(a) * 100 if a else math.inf
+            ch = Change(commit_id=commit.id, parent_commit_id=prev.commit_id,
+                        machine_id=machine_id, dataset_id=ds, configuration_id=conf,
+                        codec_set_id=cur.codec_set_id, metric=metric, kind="exact", test="exact",
+                        direction=direction(metric, delta), base_value=a, head_value=b,
+                        delta_pct=delta if math.isfinite(delta) else 1e9, state="confirmed",
+                        confirmed_at=now, detected_run_id=run_id,
+                        evidence={"rule": "exact: sizes are deterministic, any change is real"})
+            earlier = _last_confirmed(recorded.get((ds, conf, cs, metric), []), orders, "exact")
+            if earlier is not None and revert.is_back(earlier, b, 0):
+                ch.evidence = {**ch.evidence, "reverts": earlier.id}
+            session.add(ch)
+            recorded[(ds, conf, cs, metric)].append(ch)
+
+    # Instruction counts: near-exact, a move beyond the threshold is a change from one run.
+    for key, ch in _count_changes(settings, machine_id, commit.id, series, flagged, run_id, now):
+        earlier = _last_confirmed(recorded.get(key, []), orders, "exact")
+        if earlier is not None and revert.is_back(earlier, ch.head_value,
+                                                  settings.detection_count_threshold):
+            ch.evidence = {**ch.evidence, "reverts": earlier.id}
+        session.add(ch)
+        recorded[key].append(ch)
+    busy = _busy_only(series, commit.id)
+    if busy:  # the commit's speeds were all measured on a busy machine: not tested
+        log.info("commit %s on machine %s: speeds not screened (busy machine)",
+                 commit.sha, machine_id)
+
+    # Speeds: one family over every series and speed metric of this commit.
+    rule = rule_for(settings)
+    meta: list[tuple[int, int, str, list[history.CommitValues]]] = []
+    series_of: list[tuple[int, int, str, str]] = []  # dataset, configuration, codec series, metric
+    for (ds, conf, cs), values in series.items():
+        if values[-1].commit_id != commit.id:
+            continue
+        for metric in SPEED_METRICS:
+            start = segment_start((ds, conf, cs, metric))
+            drop = outliers((ds, conf, cs, metric))
+            seg = [v for v in values if v.order >= start and v.runs.get(metric)
+                   and (v.commit_id not in drop or v.commit_id == commit.id)]
+            # the commit's own speeds are missing when its runs were busy: nothing to test
+            if len(seg) >= 3 and seg[-1].commit_id == commit.id:
+                meta.append((ds, conf, metric, seg))
+                series_of.append((ds, conf, cs, metric))
+
+    def family_of() -> list[SeriesInput]:
+        return [SeriesInput(key, [SeriesPoint(v.commit_id, list(v.runs[key[3]]),
+                                              list(v.samples[key[3]])) for v in seg],
+                            history.min_effect(settings, names[key[:3]], key[3]), flagged(key))
+                for key, (_ds, _conf, _metric, seg) in zip(series_of, meta, strict=True)]
+
+    # The single and pair tests use the samples of each segment's newest three points
+    # (usually the window's newest three commits, loaded above).
+    history.fill_samples(session, machine_id, series,
+                         {v.commit_id for *_, seg in meta for v in seg[-3:]})
+    session.flush()
+    family = family_of()
+    candidates = screen(family, rule) if family else []
+    # An e-divisive candidate further back needs samples the window left out: load them
+    # and screen again (the same candidates: only their Mann-Whitney tests and intervals
+    # use them).
+    missing = {meta[c.series][3][i].commit_id for c in candidates
+               for i in (c.position - 1, c.position) if not meta[c.series][3][i].samples_loaded}
+    if missing:
+        history.fill_samples(session, machine_id, series, missing)
+        family = family_of()
+        candidates = screen(family, rule)
+    groups: dict[int, list[Change]] = {}
+    screened: set[tuple[int, int, str, str]] = set()
+    for c in candidates:
+        ds, conf, metric, seg = meta[c.series]
+        screened.add(series_of[c.series])
+        pts = family[c.series].points
+        suspect, parent = pts[c.position], pts[c.position - 1]
+        codec_set_id = next(v.codec_set_id for v in seg if v.commit_id == suspect.commit)
+        verdict = attribution(settings, metric,
+                              next(v for v in seg if v.commit_id == parent.commit),
+                              next(v for v in seg if v.commit_id == suspect.commit))
+        reference = [p.median for p in pts[max(0, c.position - rule.window):c.position]]
+        ch = Change(
+            commit_id=suspect.commit, parent_commit_id=parent.commit, machine_id=machine_id,
+            dataset_id=ds, configuration_id=conf, codec_set_id=codec_set_id, metric=metric,
+            kind="speed", test=c.test,
+            direction=direction(metric, c.delta * 100), base_value=float(np.median(reference)),
+            head_value=suspect.median, delta_pct=c.delta * 100,
+            ci_low_pct=_pct(c.ci[0]), ci_high_pct=_pct(c.ci[1]), p_value=c.p_value,
+            q_value=c.q_value, min_effect_pct=family[c.series].min_effect_pct,
+            state="confirming", detected_run_id=run_id,
+            evidence={"family_size": c.family_size, "screen_candidates": len(candidates),
+                      "screen_delta": c.delta,
+                      "screen_p": c.p_value, "screen_q": c.q_value, "mann_whitney_p": c.mw_p,
+                      "reference": reference,
+                      "reference_commits": [p.commit for p in pts[max(0, c.position - rule.window):
+                                                                   c.position]],
+                      "suspect_runs": list(suspect.runs), "suspect_samples": suspect.samples,
+                      "parent_samples": parent.samples, **verdict})
+        earlier = _last_confirmed(recorded.get(series_of[c.series], []), orders, "speed")
+        if earlier is not None and earlier.commit_id != suspect.commit and \
+                np.sign(earlier.delta_pct) == -np.sign(c.delta) and revert.is_back(
+                    earlier, suspect.median, family[c.series].min_effect_pct):
+            ch.evidence = {**ch.evidence, "reverts": earlier.id}
+        session.add(ch)
+        groups.setdefault(suspect.commit, []).append(ch)
+    for ch in _revert_candidates(session, settings, machine_id, commit.id, series, recorded,
+                                 orders, names, screened, run_id):
+        groups.setdefault(ch.commit_id, []).append(ch)
+    drifts = _drifts(settings, machine_id, commit.id, series, segment_start, flagged,
+                     screened, run_id, now)
+    session.add_all(drifts)
+    session.flush()
+    # The strongest evidence first: when the tag's rerun budget runs out, the weakest
+    # candidates are the ones left unconfirmed.
+    ordered = sorted(groups.items(), key=lambda g: min(ch.p_value or 1.0 for ch in g[1]))
+    left = budget.remaining(session, settings, machine.tag) if rule.confirm_runs > 0 else 0
+    for suspect_id, group in ordered:
+        parent_id = group[0].parent_commit_id
+        assert parent_id is not None
+        if rule.confirm_runs > 0 and left < 2 * rule.confirm_runs:
+            for ch in group:
+                ch.state, ch.state_reason = "unconfirmed", budget.reason(settings, machine.tag)
+            out.candidates.extend(ch.id for ch in group)
+            continue
+        runs = confirm.start(session, settings, group, suspect_id, parent_id, machine, suite)
+        left -= len(runs)
+        out.runs.extend(runs)
+        out.candidates.extend(ch.id for ch in group)
+        if not runs:  # no reruns configured: decide on the screen alone
+            res = confirm.evaluate(session, settings, group)
+            out.confirmed.extend(res.confirmed)
+            out.rejected.extend(res.rejected)
+    exact_new = [ch for chs in recorded.values() for ch in chs
+                 if ch.kind == "exact" and ch.commit_id == commit.id and ch.confirmed_at == now]
+    if busy:
+        for ch in exact_new:
+            ch.evidence = {**ch.evidence, "speed": BUSY_NOTE}
+    session.flush()
+    revert.link(session, exact_new)
+    out.confirmed.extend(ch.id for ch in exact_new)
+    out.confirmed.extend(ch.id for ch in drifts)
+    notify.enqueue(session, settings, out.confirmed)  # the outbox: with the changes
+    session.commit()
+    return out
+
+
+def _pct(x: float) -> float | None:
+    return None if x is None or not math.isfinite(x) else x * 100
+
+
+def _below_minimum(ch: Change) -> bool:
+    return ch.state == "rejected" and \
+        ((ch.confirmation or {}).get("result") or {}).get("verdict") == "below_minimum"
+
+
+Key = tuple[int, int, str, str]  # dataset, configuration, codec series, metric
+
+
+def _last_confirmed(changes: list[Change], orders: dict[int, int], kind: str) -> Change | None:
+    """The series' newest confirmed change of this kind inside the loaded history, if it
+    was not reverted yet."""
+    mine = [ch for ch in changes if ch.kind == kind and ch.state == "confirmed"
+            and ch.commit_id in orders]
+    last = max(mine, key=lambda ch: (orders[ch.commit_id], ch.id), default=None)
+    return last if last is not None and last.reverted_by_id is None else None
+
+
+def _revert_candidates(session: Session, settings: Settings, machine_id: int, commit_id: int,
+                       series: dict[history.SeriesKey, list[history.CommitValues]],
+                       recorded: dict[Key, list[Change]], orders: dict[int, int],
+                       names: dict[history.SeriesKey, str], screened: set[Key],
+                       run_id: int | None) -> list[Change]:
+    """Candidates stepping back to the level before a recent confirmed speed change (too
+    few points since it for the step tests), sent to reruns like any other."""
+    rule = rule_for(settings)
+    out = []
+    for (ds, conf, cs), values in series.items():
+        for metric in SPEED_METRICS:
+            key = (ds, conf, cs, metric)
+            if key in screened or any(ch.commit_id == commit_id for ch in recorded.get(key, [])):
+                continue
+            last = _last_confirmed(recorded.get(key, []), orders, "speed")
+            if last is None:
+                continue
+            seg = [v for v in values if v.order >= orders[last.commit_id] and v.runs.get(metric)]
+            if not 2 <= len(seg) <= revert.MAX_POINTS_SINCE or seg[0].commit_id != last.commit_id \
+                    or seg[-1].commit_id != commit_id:
+                continue
+            since = [float(np.median(v.runs[metric])) for v in seg[1:-1]]
+            cur, parent = seg[-1], seg[-2]
+            min_effect = history.min_effect(settings, names[(ds, conf, cs)], metric)
+            hit = revert.candidate(last, since, cur.runs[metric], min_effect, rule)
+            if hit is None:
+                continue
+            reference = revert.new_level_runs(last) + since
+            history.fill_samples(session, machine_id, series, {cur.commit_id, parent.commit_id})
+            delta, p = _level(reference, cur.runs[metric], cur.samples[metric], rule)
+            if not math.isfinite(p) or p > rule.screen_q:
+                continue
+            ch = Change(
+                commit_id=commit_id, parent_commit_id=parent.commit_id, machine_id=machine_id,
+                dataset_id=ds, configuration_id=conf, codec_set_id=cur.codec_set_id,
+                metric=metric, kind="speed", test="revert",
+                direction=direction(metric, delta * 100),
+                base_value=float(np.median(reference)),
+                head_value=float(np.median(cur.runs[metric])), delta_pct=delta * 100,
+                p_value=p, min_effect_pct=min_effect, state="confirming",
+                detected_run_id=run_id,
+                evidence={"family_size": 1, "screen_candidates": 1, "screen_delta": delta,
+                          "screen_p": p, "reverts": last.id, "old_level_delta_pct": hit[1] * 100,
+                          "reference": reference,
+                          "reference_commits": [v.commit_id for v in seg[:-1]],
+                          "suspect_runs": list(cur.runs[metric]),
+                          "suspect_samples": list(cur.samples[metric]),
+                          "parent_samples": list(parent.samples[metric]),
+                          **attribution(settings, metric, parent, cur)})
+            session.add(ch)
+            recorded[key].append(ch)
+            out.append(ch)
+    return out
+
+
+def _drifts(settings: Settings, machine_id: int, commit_id: int,
+            series: dict[history.SeriesKey, list[history.CommitValues]],
+            segment_start: Callable[[Key], int], flagged: Callable[[Key], set[int]],
+            screened: set[Key], run_id: int | None, now: datetime) -> list[Change]:
+    """Slow drifts over each series' current segment (drift.find_drift), confirmed at
+    once: a hundred commits are their own evidence, no rerun would add to it."""
+    out = []
+    for (ds, conf, cs), values in series.items():
+        if values[-1].commit_id != commit_id:
+            continue
+        for metric in SPEED_METRICS:
+            key = (ds, conf, cs, metric)
+            if key in screened or commit_id in flagged(key):
+                continue
+            start = segment_start(key)
+            seg = [v for v in values if v.order >= start and v.runs.get(metric)]
+            if len(seg) < drift.MIN_POINTS or seg[-1].commit_id != commit_id:
+                continue
+            medians = [float(np.median(v.runs[metric])) for v in seg]
+            found = drift.find_drift(medians, settings.detection_drift_min_pct,
+                                     settings.detection_drift_window)
+            if found is None:
+                continue
+            first = seg[found.start]
+            out.append(Change(
+                commit_id=commit_id, parent_commit_id=first.commit_id, machine_id=machine_id,
+                dataset_id=ds, configuration_id=conf, codec_set_id=seg[-1].codec_set_id,
+                metric=metric, kind="drift", test="drift",
+                direction=direction(metric, found.shift * 100), base_value=found.first,
+                head_value=found.last, delta_pct=found.shift * 100, p_value=found.p_value,
+                min_effect_pct=settings.detection_drift_min_pct, state="confirmed",
+                confirmed_at=now, detected_run_id=run_id,
+                evidence={"rule": "drift: a line through the segment's run medians fits at "
+                                  "least as well as its best single step, its shift passes "
+                                  "the drift minimum and its slope is significant",
+                          "commits": len(seg) - found.start,
+                          "slope_pct_per_commit": math.expm1(found.slope) * 100}))
+    return out
+
+
+def _level(reference: list[float], runs: list[float], samples: list[float],
+           rule: SpeedRule) -> tuple[float, float]:
+    lt = level_test(np.log(np.asarray([reference], dtype=float)),
+                    np.log(np.asarray([runs], dtype=float)), within_se([samples]),
+                    rule.scale_floor, successive=False)
+    return float(lt.delta[0]), float(lt.p[0])
+
+
+def _fluke(ch: Change) -> bool:
+    return ch.kind == "speed" and ch.state == "rejected" and \
+        ((ch.confirmation or {}).get("result") or {}).get("verdict") == "rejected"
+
+
+def _busy_only(series: dict[history.SeriesKey, list[history.CommitValues]],
+               commit_id: int) -> bool:
+    """The commit was measured, but only by runs on a busy machine (no speeds kept)."""
+    mine = [values[-1] for values in series.values() if values[-1].commit_id == commit_id]
+    return bool(mine) and all(v.busy_runs and not v.runs for v in mine)
+
+
+def attribution(settings: Settings, metric: str, parent: history.CommitValues,
+                suspect: history.CommitValues) -> dict[str, str | float | None]:
+    """What a speed candidate is, by the counts of the same operation at its two commits:
+    code when they moved, probably the machine when they did not (evidence keys)."""
+    verdict = attribute_speed_change(metric, parent.count_medians(), suspect.count_medians(),
+                                     threshold_percent=settings.detection_count_threshold)
+    return {"attribution": verdict.attribution, "attribution_reason": verdict.reason,
+            "count_threshold_pct": settings.detection_count_threshold}
+
+
+def _count_changes(settings: Settings, machine_id: int, commit_id: int,
+                   series: dict[history.SeriesKey, list[history.CommitValues]],
+                   flagged: Callable[[Key], set[int]], run_id: int | None,
+                   now: datetime) -> list[tuple[Key, Change]]:
+    """Count metrics of this commit that moved beyond the threshold against the newest
+    earlier commit counted on the same series: confirmed at once, no reruns (valgrind counts
+    the same code on the same corpus to the instruction, whatever the machine does)."""
+    out = []
+    threshold = settings.detection_count_threshold
+    for (ds, conf, cs), values in series.items():
+        cur = values[-1]
+        if cur.commit_id != commit_id or not cur.counts:
+            continue
+        after = cur.count_medians()
+        for metric in after:
+            if commit_id in flagged((ds, conf, cs, metric)):
+                continue
+            prev = next((v for v in reversed(values[:-1]) if v.counts.get(metric)), None)
+            if prev is None:
+                continue
+            for found in count_changes({metric: prev.count_medians()[metric]},
+                                       {metric: after[metric]}, threshold):
+                delta = found.percent
+                out.append(((ds, conf, cs, metric), Change(
+                    commit_id=commit_id, parent_commit_id=prev.commit_id, machine_id=machine_id,
+                    dataset_id=ds, configuration_id=conf, codec_set_id=cur.codec_set_id,
+                    metric=metric, kind="exact", test="count",
+                    direction=direction(metric, delta), base_value=found.before,
+                    head_value=found.after, delta_pct=delta if math.isfinite(delta) else 1e9,
+                    state="confirmed", confirmed_at=now, detected_run_id=run_id,
+                    min_effect_pct=threshold,
+                    evidence={"rule": f"count: instructions counted under valgrind are "
+                                      f"deterministic, a move beyond {threshold:g} % is a "
+                                      f"change of the code, from one run",
+                              "threshold_pct": threshold})))
+    return out

@@ -1,0 +1,82 @@
+"""The orchestrator of change detection: what happens after an ingest, after a rerun
+ended without results, and after a pass's transaction. It dispatches to the parts
+(screening, confirm, bisect, pending, rescreen), which never import it.
+
+Imports go one way: common <- confirm, bisect <- screening <- service <- queue."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from basketbench.changes import notify
+from basketbench.changes.detection import bisect, confirm
+from basketbench.changes.detection.common import (
+    DETECTION_LOCK,
+    Outcome,
+    direction,
+    lock_machine,
+    rule_for,
+)
+from basketbench.changes.detection.rescreen import rescreen_newer
+from basketbench.changes.detection.screening import detect_commit
+from basketbench.core.config import Settings
+from basketbench.models import ResultDocument, Run
+from basketbench.runs import dispatch
+
+log = logging.getLogger(__name__)
+
+__all__ = ["DETECTION_LOCK", "Outcome", "after_ingest", "detect_commit", "direction",
+           "follow_up", "lock_machine", "on_run_final", "rule_for", "run_after_final"]
+
+
+def after_ingest(session: Session, settings: Settings, document_id: int) -> Outcome:
+    """Entry point after a document is stored (committed)."""
+    doc = session.get(ResultDocument, document_id)
+    if doc is None:
+        return Outcome()
+    lock_machine(session, doc.machine_id)
+    run = session.get(Run, doc.run_id) if doc.run_id is not None else None
+    if run is not None and run.trigger == "confirm":
+        return confirm.on_run_progress(session, settings, run)
+    if run is not None and run.trigger == "bisect":
+        return bisect.on_run_progress(session, settings, run)
+    return detect_commit(session, settings, doc.commit_id, doc.machine_id,
+                         run.id if run else None, run.suite if run else None)
+
+
+def on_run_final(session: Session, settings: Settings, run_id: int) -> Outcome:
+    """A confirmation or bisection run ended without results (failed, cancelled)."""
+    run = session.get(Run, run_id)
+    if run is None or run.status not in ("failed", "cancelled"):
+        return Outcome()
+    if run.machine_id is not None:
+        lock_machine(session, run.machine_id)
+    if run.trigger == "confirm":
+        return confirm.on_run_progress(session, settings, run)
+    if run.trigger == "bisect":
+        return bisect.on_run_progress(session, settings, run)
+    return Outcome()
+
+
+def follow_up(session: Session, settings: Settings, out: Outcome) -> None:
+    """After the transaction: start bisections, and wake this process's dispatchers for
+    the runs and notifications the transaction wrote to their outboxes."""
+    if out.confirmed:
+        bisect.start_for(session, settings, out.confirmed)
+    dispatch.wake()
+    notify.wake()
+
+
+def run_after_final(sessionmaker: Any, settings: Settings, run_id: int) -> None:
+    """Background entry when a confirmation or bisection run failed: never raises."""
+    try:
+        with sessionmaker() as session:
+            out = on_run_final(session, settings, run_id)
+            follow_up(session, settings, out)
+            if out.confirmed or out.rejected:  # the sweeper screens them
+                rescreen_newer(session, out.confirmed + out.rejected)
+    except Exception:
+        log.exception("change detection after run %s failed", run_id)

@@ -1,0 +1,45 @@
+"""The `basketbench` command: one typer app, one sub-module per area.
+
+Each area owns its commands in `basketbench.cli.commands.<area>` (or the
+workers package) so that the CLI file never grows with their logic.
+"""
+
+from __future__ import annotations
+
+import typer
+from basketbench_devtools.demo import orchestrator as demo
+
+from basketbench.cli import advise, corpus, run, server
+
+app = typer.Typer(
+    help="Continuous performance tracking of ROOT's I/O compression.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+app.add_typer(corpus.app, name="corpus", help="Extract and inspect basket corpora.")
+app.add_typer(server.token_app, name="token", help="Manage API tokens.")
+app.add_typer(server.db_app, name="db", help="Database migrations.")
+app.command("serve", help="Start the API (and the built dashboard).")(server.serve)
+app.command("run", help="Run the rzbench harness locally and print a table.")(run.run)
+app.command("advise", help="Which compression setting for this ROOT file? Measure and rank.")(
+    advise.advise_command
+)
+app.command("demo", help="Benchmark this machine end to end and serve the dashboard.")(demo.demo)
+
+
+@app.command("worker", help="Start a Celery worker for a hardware tag.")
+def worker(
+    tag: str | None = typer.Option(None, help="Hardware tag; detected from the CPU if omitted."),
+    concurrency: int = typer.Option(
+        1, help="Runs at a time (keep 1 so measurements do not overlap)."
+    ),
+) -> None:
+    # Imported here so the API process never imports worker code.
+    from basketbench_workers.cli import start_worker
+
+    start_worker(tag=tag, concurrency=concurrency)
+
+
+if __name__ == "__main__":
+    app()

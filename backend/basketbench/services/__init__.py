@@ -1,1 +1,0 @@
-"""Plain functions holding the queries and rules; routes and tasks call them."""

@@ -1,0 +1,1 @@
+"""basketbench_devtools."""
