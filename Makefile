@@ -55,8 +55,11 @@ test-python: venv harness-build services codec-sources
 	$(PY) -m pytest -q -rs -p no:cacheprovider
 
 lint: venv frontend-deps
-	$(VENV)/bin/ruff check backend workers tests bench
+	$(VENV)/bin/ruff check backend workers devtools tests bench scripts
 	$(VENV)/bin/mypy
+	# Import contracts (pyproject.toml [tool.importlinter]) and no module-level circles.
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) scripts/check_import_cycles.py
 	$(MAKE) frontend-lint
 
 test: setup services

@@ -17,7 +17,7 @@ from basketbench.analysis import routes as analysis
 from basketbench.catalog.routes import lookup as catalog
 from basketbench.catalog.routes import machines, worker_tags
 from basketbench.changes import routes as changes
-from basketbench.core import gc_tuning
+from basketbench.core import gc_tuning, queue
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
 from basketbench.health import routes as health
@@ -83,8 +83,14 @@ def mount_frontend(app: FastAPI, dist: Path) -> None:
         return static_assets.page_file(index)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None,
+               inline_runner: queue.InlineRunner | None = None) -> FastAPI:
+    """The API. ``inline_runner`` executes runs in this process when there is no broker
+    (embedded mode); the CLI's ``serve`` passes the workers' one, so nothing here imports
+    the workers' package."""
     settings = settings or get_settings()
+    if inline_runner is not None:
+        queue.set_inline_runner(inline_runner)
     engine = make_engine(settings)
 
     @asynccontextmanager

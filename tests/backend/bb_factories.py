@@ -130,3 +130,18 @@ def post_webhook(client: TestClient, event: str, payload: Any, delivery: str,
     elif signature is not None:
         headers["X-Hub-Signature-256"] = signature
     return client.post("/api/v1/webhooks/github", content=body, headers=headers)
+
+
+def with_codecs(doc: dict[str, Any], name: str, **versions: str) -> dict[str, Any]:
+    """The document as a worker measuring codec set `name` uploads it: rzbench reports the
+    linked versions in the fingerprint, the worker adds `codecs`."""
+    libraries = {**doc["machine"]["libraries"], **versions}
+    doc["machine"] = {**doc["machine"], "libraries": libraries}
+    doc["codecs"] = {"set": name, "root_version": None, "libraries": libraries}
+    return doc
+
+
+def post_result_document(client: Any, auth: dict[str, str], doc: dict[str, Any]) -> dict[str, Any]:
+    r = client.post("/api/v1/results", json=doc, headers=auth)
+    assert r.status_code == 201, r.text
+    return dict(r.json())

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
 from basketbench.analysis import service as analysis
-from basketbench.analysis.schemas import CodecSeriesOut, CompareOut, HistoryOut, Metric, TradeoffOut
+from basketbench.analysis.schemas import CodecSeriesOut, CompareOut, HistoryOut, TradeoffOut
+from basketbench.schemas.refs import Metric
 from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, run_in_session
 from basketbench.web.listing import csv_response, json_response, orjson_response
 

@@ -7,21 +7,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from basketbench.catalog.schemas import ConfigurationOut, MachineRef
-from basketbench.results.schemas import BuildOut
-
-Metric = Literal["ratio", "compressed_bytes", "compress_mbps", "decompress_mbps",
-                 "compress_instructions_per_mb", "decompress_instructions_per_mb"]
-
-
-class CodecSetOut(BaseModel):
-    """The codec library versions a result was measured with (models/codecs.py)."""
-
-    id: int
-    set: str = Field(description="host | builtin | a named set such as root-6.40.00")
-    root_version: str | None
-    libraries: dict[str, str] = Field(description="zlib, lzma, lz4, zstd, xxhash versions")
-    series_key: str = Field(description="results with the same key form one history")
+from basketbench.schemas.refs import (  # noqa: F401 (re-exported)
+    BuildOut,
+    CodecSetOut,
+    ConfigurationOut,
+    MachineCodecSetOut,
+    MachineRef,
+    Metric,
+)
 
 
 class CodecSeriesOut(CodecSetOut):
@@ -36,12 +29,6 @@ class CodecSeriesOut(CodecSetOut):
     latest_commits: list[str] = Field(
         default_factory=list, description="GET /codec-series only: its newest commits on "
         "the machine, newest first (compare's default pair)")
-
-
-class MachineCodecSetOut(CodecSetOut):
-    documents: int
-    results: int
-    latest_order: int = Field(description="git order of the newest commit measured with it")
 
 
 class SeriesOut(BaseModel):

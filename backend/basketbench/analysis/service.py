@@ -33,7 +33,6 @@ from basketbench.catalog.lookup import (
     get_machine,
     get_machine_ref,
 )
-from basketbench.catalog.schemas import ConfigurationOut
 from basketbench.catalog.service import machine_ref, order_bounds
 from basketbench.changes.service import series_markers
 from basketbench.core.config import Settings
@@ -42,6 +41,7 @@ from basketbench.models import Commit, Configuration, Machine, Result, ResultDoc
 from basketbench.models.result import COUNT_METRICS, METRICS, SPEED_METRICS
 from basketbench.results import codec_sets as codec_service
 from basketbench.results import provenance
+from basketbench.schemas.refs import ConfigurationOut
 from basketbench.stats.counts import DEFAULT_THRESHOLD_PERCENT, count_change
 from basketbench.stats.deltas import (
     MIN_EFFECT_PCT,

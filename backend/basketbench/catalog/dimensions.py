@@ -1,6 +1,7 @@
 """Per-engine caches of rows that never change once written.
 
-A configuration's identity fields, a dataset's name and a codec set are immutable, so
+A configuration's identity fields and a dataset's name are immutable (codec sets keep a
+cache of their own in results/codec_sets.py), so
 compare and history look them up here instead of loading ORM objects on every request (building
 hundreds of ORM objects cost more than the SQL). Keyed weakly by engine: a new
 database (tests, another URL) gets a fresh cache.
@@ -10,21 +11,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from basketbench.catalog.schemas import ConfigurationOut
 from basketbench.core.db import engine_of
-from basketbench.models import CodecSet, Configuration, Dataset
+from basketbench.models import Configuration, Dataset
 from basketbench.models.experiment import configuration_label
+from basketbench.schemas.refs import ConfigurationOut
 
 _lock = threading.Lock()
 _configurations: WeakKeyDictionary[Engine, dict[int, ConfigurationOut]] = WeakKeyDictionary()
 _datasets: WeakKeyDictionary[Engine, dict[int, str]] = WeakKeyDictionary()
-_codec_sets: WeakKeyDictionary[Engine, dict[int, dict[str, Any]]] = WeakKeyDictionary()
 
 _CONF_COLUMNS = (Configuration.id, Configuration.setting, Configuration.algorithm,
                  Configuration.codec, Configuration.level, Configuration.preconditioner,
@@ -59,18 +58,4 @@ def dataset_names(session: Session, ids: Iterable[int]) -> dict[int, str]:
     if wanted - cache.keys():
         for did, name in session.execute(select(Dataset.id, Dataset.name)).all():
             cache[did] = name
-    return {i: cache[i] for i in wanted if i in cache}
-
-
-def codec_sets(session: Session, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
-    """Codec sets by id, shaped like schemas.analysis.CodecSetOut (shared: do not modify)."""
-    engine = engine_of(session)
-    with _lock:
-        cache = _codec_sets.setdefault(engine, {})
-    wanted = set(ids)
-    if wanted - cache.keys():
-        from basketbench.results.codec_sets import codec_set_out
-
-        for row in session.scalars(select(CodecSet)):  # a handful of rows
-            cache[row.id] = codec_set_out(row)
     return {i: cache[i] for i in wanted if i in cache}

@@ -8,10 +8,10 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
-from basketbench.catalog.schemas import MachineRef
 from basketbench.core.errors import BadRequest, Invalid, NotFound
 from basketbench.core.sqlutil import insert_ignore
 from basketbench.models import Commit, Dataset, Machine, Repository
+from basketbench.schemas.refs import MachineRef
 
 HEX = set("0123456789abcdef")
 

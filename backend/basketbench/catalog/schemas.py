@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from basketbench.schemas.common import OrmModel, Page
+from basketbench.schemas.refs import ConfigurationOut, MachineRef  # noqa: F401 (re-exported)
 
 
 class RepositoryOut(OrmModel):
@@ -86,29 +87,8 @@ class DatasetPage(Page[DatasetOut]):
     pass
 
 
-class ConfigurationOut(OrmModel):
-    id: int
-    setting: int
-    algorithm: int
-    codec: str
-    level: int
-    preconditioner: str
-    dictionary_size: int
-    basket_size: int
-    mode: str
-    threads: int
-    label: str
-
-
 class ConfigurationPage(Page[ConfigurationOut]):
     pass
-
-
-class MachineRef(BaseModel):
-    id: int
-    name: str
-    tag: str
-    version: int
 
 
 class DatasetKind(BaseModel):

@@ -11,15 +11,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.catalog.lookup import get_commit, get_dataset, get_machine, get_repository
 from basketbench.catalog.machines import machine_stats
-from basketbench.catalog.schemas import (
-    CommitOut,
-    ConfigurationOut,
-    DatasetKind,
-    Dimensions,
-    LatestOut,
-    MachineOut,
-    MachineRef,
-)
+from basketbench.catalog.schemas import CommitOut, DatasetKind, Dimensions, LatestOut, MachineOut
 from basketbench.core.errors import NotFound
 from basketbench.core.sorting import sort_rows
 from basketbench.core.sqlutil import AnySelect
@@ -35,6 +27,7 @@ from basketbench.models import (
     Run,
 )
 from basketbench.results.schemas import MeasuredCodecs, Provenance, ResultOut, SpeedStats
+from basketbench.schemas.refs import ConfigurationOut, MachineRef
 
 
 def commit_out(commit: Commit, repository: str) -> CommitOut:

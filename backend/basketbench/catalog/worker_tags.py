@@ -26,7 +26,7 @@ from basketbench.core.config import Settings
 from basketbench.core.errors import NotFound
 from basketbench.models import Run, RunDispatch, WorkerTag
 from basketbench.models.base import as_utc, utcnow
-from basketbench.runs.schemas import WorkerTagOut
+from basketbench.schemas.refs import WorkerTagOut
 
 log = logging.getLogger(__name__)
 

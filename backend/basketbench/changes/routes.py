@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from basketbench.analysis.schemas import Metric
 from basketbench.catalog.commits import CommitInfo
 from basketbench.changes import service
 from basketbench.changes import summary as change_summary_service
@@ -25,6 +24,7 @@ from basketbench.changes.schemas import (
     RangeIn,
     StatusIn,
 )
+from basketbench.schemas.refs import Metric
 from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
 from basketbench.web.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 

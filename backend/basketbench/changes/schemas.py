@@ -7,10 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from basketbench.analysis.schemas import CodecSetOut
-from basketbench.catalog.schemas import ConfigurationOut, MachineRef
-from basketbench.results.schemas import BuildOut
 from basketbench.schemas.common import Page
+from basketbench.schemas.refs import BuildOut, CodecSetOut, ConfigurationOut, MachineRef
 
 ChangeStatus = Literal["open", "acknowledged", "fixed", "ignored"]
 ChangeState = Literal["confirming", "confirmed", "rejected", "unconfirmed"]

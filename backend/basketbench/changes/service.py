@@ -38,7 +38,7 @@ from basketbench.models.base import utcnow
 from basketbench.models.result import METRICS
 from basketbench.results import provenance
 from basketbench.results.codec_sets import codec_set_out
-from basketbench.results.schemas import BuildOut
+from basketbench.schemas.refs import BuildOut
 
 Parent = aliased(Commit)
 

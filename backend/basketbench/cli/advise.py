@@ -10,6 +10,7 @@ import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from basketbench.cli.options import advise_setting_list, preconditioner_list
 from basketbench.measure.advise.advisor import (
     DEFAULT_SETTINGS,
     STAGES,
@@ -19,36 +20,11 @@ from basketbench.measure.advise.advisor import (
 )
 from basketbench.measure.advise.ranking import CostModel
 from basketbench.measure.rootio.extract import ExtractionError
-from basketbench.measure.rzbench.runner import PRECONDITIONERS, RzbenchNotFound
+from basketbench.measure.rzbench.runner import RzbenchNotFound
 from basketbench.measure.rzbench.tables import console
 
 _DEFAULT = CostModel()
 _DEFAULT_SETTINGS = ",".join(map(str, DEFAULT_SETTINGS))
-
-
-def _ints(text: str, option: str) -> list[int]:
-    try:
-        values = [int(v) for v in text.split(",") if v.strip()]
-    except ValueError as exc:
-        raise typer.BadParameter(
-            f"{text!r} is not a comma list of integers", param_hint=option
-        ) from exc
-    if not values or any(not 0 <= v <= 599 or v // 100 not in (1, 2, 4, 5) for v in values):
-        raise typer.BadParameter(
-            f"{text!r}: settings are algorithm*100+level with algorithm 1, 2, 4 or 5",
-            param_hint=option,
-        )
-    return values
-
-
-def _names(text: str, option: str) -> list[str]:
-    values = [v.strip() for v in text.split(",") if v.strip()]
-    bad = [v for v in values if v not in PRECONDITIONERS]
-    if not values or bad:
-        raise typer.BadParameter(
-            f"{text!r}: choose from {', '.join(PRECONDITIONERS)}", param_hint=option
-        )
-    return values
 
 
 def advise_command(
@@ -97,8 +73,8 @@ def advise_command(
     if not speed_sample_mb > 0:
         raise typer.BadParameter("must be > 0", param_hint="--speed-sample-mb")
     options = AdviseOptions(
-        settings=_ints(settings, "--settings"),
-        preconditioners=_names(preconditioners, "--preconditioners"),
+        settings=advise_setting_list(settings, "--settings"),
+        preconditioners=preconditioner_list(preconditioners, "--preconditioners"),
         model=model,
         speed_sample_mb=speed_sample_mb,
     )

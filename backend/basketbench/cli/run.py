@@ -16,6 +16,13 @@ from typing import Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+from basketbench.cli.options import (
+    UsageError,
+    choice_list,
+    fail,
+    int_list,
+    setting_list,
+)
 from basketbench.measure.document.contract import DocumentError, load_document, validate_document
 from basketbench.measure.realroot.io_bench import DEFAULT_RELEASE
 from basketbench.measure.realroot.releases import RootReleaseError, release_rzbench
@@ -39,59 +46,15 @@ from basketbench.measure.rzbench.runner import (
 from basketbench.measure.rzbench.tables import console, results_table
 
 
-class UsageError(ValueError):
-    pass
-
-
-def _split(value: str) -> list[str]:
-    return [part.strip() for part in value.split(",") if part.strip()]
-
-
-def _ints(value: str, what: str, minimum: int = 0) -> list[int]:
-    try:
-        numbers = [int(part) for part in _split(value)]
-    except ValueError as exc:
-        raise UsageError(f"--{what}: expected comma-separated integers, got {value!r}") from exc
-    if not numbers or any(n < minimum for n in numbers):
-        raise UsageError(f"--{what}: expected integers >= {minimum}, got {value!r}")
-    return numbers
-
-
-def _choices(value: str, what: str, allowed: tuple[str, ...]) -> list[str]:
-    names = _split(value)
-    unknown = [n for n in names if n not in allowed]
-    if not names or unknown:
-        raise UsageError(
-            f"--{what}: unknown {unknown or value!r}; choose from {', '.join(allowed)}"
-        )
-    return names
-
-
-def _settings(value: str) -> list[int]:
-    settings = _ints(value, "settings")
-    for s in settings:
-        algorithm, level = divmod(s, 100)
-        if not 0 <= algorithm <= 5 or not 0 <= level <= 9:
-            raise UsageError(
-                f"--settings: {s} is not algorithm*100+level (algorithm 0..5, level 0..9)"
-            )
-    return settings
-
-
 def _rewrite(path: Path, doc: dict[str, Any]) -> None:
     """Write the document back with what was added around rzbench (load, counts), checked
     against the schema first."""
     errors = validate_document(doc)
     if errors:
-        raise _fail("the completed result document is invalid: " + "; ".join(errors[:5]), 1)
+        raise fail("the completed result document is invalid: " + "; ".join(errors[:5]), 1)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(doc, indent=2) + "\n")
     tmp.replace(path)
-
-
-def _fail(message: str, code: int) -> typer.Exit:
-    console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code)
 
 
 def run(
@@ -152,15 +115,15 @@ def run(
     try:
         options = BenchOptions(
             corpora=list(corpus),
-            synthetic=_choices(synthetic, "synthetic", (*SYNTHETIC_DATASETS, "all"))
+            synthetic=choice_list(synthetic, "synthetic", (*SYNTHETIC_DATASETS, "all"))
             if synthetic
             else [],
-            settings=_settings(settings),
-            preconditioners=_choices(preconditioners, "preconditioners", PRECONDITIONERS),
-            dictionary_sizes=_ints(dictionary_sizes, "dictionary-sizes"),
-            basket_sizes=_ints(basket_sizes, "basket-sizes"),
-            modes=_choices(modes, "modes", MODES),
-            threads=_ints(threads or "1", "threads", minimum=1),
+            settings=setting_list(settings),
+            preconditioners=choice_list(preconditioners, "preconditioners", PRECONDITIONERS),
+            dictionary_sizes=int_list(dictionary_sizes, "dictionary-sizes"),
+            basket_sizes=int_list(basket_sizes, "basket-sizes"),
+            modes=choice_list(modes, "modes", MODES),
+            threads=int_list(threads or "1", "threads", minimum=1),
             min_samples=min_samples,
             target_ms=target_ms,
             memcpy=memcpy,
@@ -168,10 +131,10 @@ def run(
             context={k: v for k, v in (("commit", commit), ("machine", machine)) if v},
         )
     except UsageError as exc:
-        raise _fail(str(exc), 2) from exc
+        raise fail(str(exc), 2) from exc
     missing = [str(p) for p in options.corpora if not p.is_file()]
     if missing:
-        raise _fail(f"corpus file(s) not found: {', '.join(missing)}", 2)
+        raise fail(f"corpus file(s) not found: {', '.join(missing)}", 2)
     try:
         if root_release:
             _release, binary = release_rzbench(
@@ -182,7 +145,7 @@ def run(
         if instructions:
             valgrind_path()
     except (RzbenchNotFound, RootReleaseError, CountingError) as exc:
-        raise _fail(str(exc), 2) from exc
+        raise fail(str(exc), 2) from exc
 
     workdir = Path(tempfile.mkdtemp(prefix="basketbench-run-"))
     try:
@@ -210,12 +173,12 @@ def run(
                 code = exc.exit_code
                 # a signal becomes 128+N as in a shell; exit 0 without a document is a failure
                 status = code if code > 0 else 128 - code if code < 0 else 1
-                raise _fail(f"rzbench failed (exit {code}): {exc}", status) from exc
+                raise fail(f"rzbench failed (exit {code}): {exc}", status) from exc
             load_end = noise.snapshot()
             try:
                 doc = load_document(document_path)
             except DocumentError as exc:
-                raise _fail(f"rzbench wrote an invalid result document: {exc}", 1) from exc
+                raise fail(f"rzbench wrote an invalid result document: {exc}", 1) from exc
             doc["load"] = noise.summarize(load_start, load_end)
             record_valgrind(doc)
             if instructions:
@@ -223,7 +186,7 @@ def run(
                 try:
                     run_counted(binary, options.arguments(), doc)
                 except CountingError as exc:
-                    raise _fail(str(exc), 1) from exc
+                    raise fail(str(exc), 1) from exc
             _rewrite(document_path, doc)
         console().print(results_table(doc))
         if json_out:
@@ -231,6 +194,6 @@ def run(
         failed = [r for r in doc["results"] if r["error"] is not None]
         if code != 0 or failed:
             details = "; ".join(f"{r['dataset']} {r['setting']}: {r['error']}" for r in failed[:5])
-            raise _fail(f"{len(failed)} result(s) failed: {details or stderr}", 1)
+            raise fail(f"{len(failed)} result(s) failed: {details or stderr}", 1)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

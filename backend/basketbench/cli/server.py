@@ -6,6 +6,7 @@ import contextlib
 import logging
 
 import typer
+from fastapi import FastAPI
 
 from basketbench.core.config import get_settings
 
@@ -39,8 +40,20 @@ def serve(
     workers = workers or settings.api_workers
     if workers > 1 and settings.database_url is None:
         workers = 1  # one SQLite writer
-    uvicorn.run("basketbench.app:create_app", factory=True, host=host, port=port,
+    factory = ("basketbench.cli.server:create_embedded_app" if settings.embedded
+               else "basketbench.app:create_app")
+    uvicorn.run(factory, factory=True, host=host, port=port,
                 workers=workers, log_level=settings.log_level.lower(), proxy_headers=True)
+
+
+def create_embedded_app() -> FastAPI:
+    """The API with the workers' inline runner: runs execute in this process (embedded
+    mode). The CLI composes the two; the web side itself never imports the workers."""
+    from basketbench_workers.embedded import run_inline
+
+    from basketbench.app import create_app
+
+    return create_app(inline_runner=run_inline)
 
 
 EMBEDDED_TOKEN_NAME = "embedded-runner"

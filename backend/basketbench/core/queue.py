@@ -5,14 +5,15 @@ the broker, so a broker that is down or never answers cannot slow them. Every br
 call is bounded: connect and socket timeouts, no Celery-level retries (the outbox
 retries with back-off instead).
 
-The API never imports worker code except the embedded hook, and only
-lazily: ``basketbench_workers.embedded.run_inline(run_id)``.
+The web side never imports worker code: in embedded mode the composition root (the
+CLI's ``serve``) injects what runs a run inline with ``set_inline_runner``.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +26,17 @@ TASK_NAME = "basketbench.run_benchmark"
 
 class BrokerUnavailable(Exception):
     """The broker refused, timed out or failed: the outbox row is retried later."""
+
+
+InlineRunner = Callable[[int], object]
+_inline_runner: InlineRunner | None = None
+
+
+def set_inline_runner(runner: InlineRunner | None) -> None:
+    """Embedded mode (no broker): ``runner(run_id)`` executes a run in this process.
+    Set by whoever composes the app with a worker (``basketbench serve``)."""
+    global _inline_runner
+    _inline_runner = runner
 
 
 @lru_cache(maxsize=4)
@@ -70,10 +82,10 @@ def publish(run_id: int, generation: int, tag: str, settings: Settings | None = 
             _reset(settings.broker_url, timeout)
             raise BrokerUnavailable(f"{type(exc).__name__}: {exc}"[:500]) from exc
         return
-    try:
-        from basketbench_workers.embedded import run_inline
-    except ImportError as exc:
-        raise BrokerUnavailable("embedded mode without basketbench_workers.embedded") from exc
+    run_inline = _inline_runner
+    if run_inline is None:
+        raise BrokerUnavailable("embedded mode without an inline runner (no broker is set and "
+                                "this API was not started by `basketbench serve`)")
     thread = threading.Thread(
         target=_run_inline_logged, args=(run_inline, run_id), name=f"run-{run_id}", daemon=True
     )

@@ -8,20 +8,28 @@ host's libraries, those of its machine fingerprint.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Iterable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from basketbench.catalog import dimensions as dimcache
+from basketbench.core.db import engine_of
 from basketbench.models import CodecSet
 
 HOST = "host"
 BUILTIN = "builtin"
 LEGACY = "legacy"  # the series of results stored before codec sets existed
+
+# A codec set never changes once written: compare and history read them from a per-engine
+# cache (a handful of rows) instead of loading ORM objects on every request. Keyed weakly
+# by engine: a new database (tests, another URL) gets a fresh cache.
+_lock = threading.Lock()
+_by_id: WeakKeyDictionary[Engine, dict[int, dict[str, Any]]] = WeakKeyDictionary()
 
 
 def codec_set_key(name: str, root_version: str | None, libraries: dict[str, str]) -> str:
@@ -41,7 +49,7 @@ def series_keys(session: Session, ids: Iterable[int | None]) -> dict[int | None,
     detection both group results by it, so a plot and its changes show one series."""
     wanted = set(ids)
     out: dict[int | None, str] = {None: LEGACY} if None in wanted else {}
-    known = dimcache.codec_sets(session, (i for i in wanted if i is not None))
+    known = cached_codec_sets(session, (i for i in wanted if i is not None))
     out.update({set_id: row["series_key"] for set_id, row in known.items()})
     return out
 
@@ -83,7 +91,7 @@ def codec_set_out(row: CodecSet) -> dict[str, Any]:
 
 
 def describe(session: Session, ids: set[int]) -> dict[int, dict[str, Any]]:
-    return dimcache.codec_sets(session, ids) if ids else {}
+    return cached_codec_sets(session, ids) if ids else {}
 
 
 def series_ids(session: Session, key_or_name: str) -> list[int]:
@@ -111,3 +119,15 @@ def machine_codec_sets(session: Session, machine_id: int) -> list[dict[str, Any]
     out = [{**sets[r[0]], "documents": int(r[1]), "results": int(r[2] or 0),
             "latest_order": int(r[3] or 0)} for r in rows if r[0] in sets]
     return sorted(out, key=lambda s: -s["latest_order"])
+
+
+def cached_codec_sets(session: Session, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """Codec sets by id, shaped like schemas.analysis.CodecSetOut (shared: do not modify)."""
+    engine = engine_of(session)
+    with _lock:
+        cache = _by_id.setdefault(engine, {})
+    wanted = set(ids)
+    if wanted - cache.keys():
+        for row in session.scalars(select(CodecSet)):  # a handful of rows
+            cache[row.id] = codec_set_out(row)
+    return {i: cache[i] for i in wanted if i in cache}

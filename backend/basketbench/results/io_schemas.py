@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from basketbench.catalog.schemas import MachineRef
+from basketbench.schemas.refs import MachineRef
 
 
 class IoRead(BaseModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from basketbench.schemas.common import Page
+from basketbench.schemas.refs import BuildOut  # noqa: F401 (re-exported)
 
 
 class SpeedStats(BaseModel):
@@ -27,19 +28,6 @@ class MeasuredCodecs(BaseModel):
     lz4: str | None = None
     zstd: str | None = None
     xxhash: str | None = None
-
-
-class BuildOut(BaseModel):
-    """How the measuring harness was built (history points, compare sides, change records;
-    /results items carry the same fields flat in `provenance`)."""
-
-    harness: str | None = Field(description="the harness and its version, e.g. rzbench 0.1.0")
-    harness_backend: str | None = Field(description="rootcompat | root")
-    harness_hash: str | None = Field(description="sha256 of the harness sources (worker runs)")
-    build_profile: str | None = Field(description="build profile of ROOT's compression layer")
-    build_profile_version: str | None
-    root_commit: str | None = Field(description="the ROOT commit the measured compression "
-                                    "layer was built from; null for rootcompat")
 
 
 class Provenance(BaseModel):

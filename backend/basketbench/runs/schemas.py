@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from basketbench.analysis.schemas import CodecSetOut
 from basketbench.schemas.common import Page
+from basketbench.schemas.refs import CodecSetOut, WorkerTagOut  # noqa: F401 (re-exported)
 
 RunStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]
 
@@ -89,16 +89,3 @@ class RunClaim(BaseModel):
     machine_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
 
 
-class WorkerTagOut(BaseModel):
-    """A hardware tag and whether a worker serves it (services/worker_tags.py)."""
-
-    tag: str
-    operator: bool = Field(description="declared by an operator (PUT /worker-tags/{tag})")
-    live: bool = Field(description="a worker was seen within BASKETBENCH_WORKER_LIVE_SECONDS")
-    last_seen_at: datetime | None
-    gets_runs: bool = Field(description="new commits get runs for this tag")
-    queued: int
-    expired_runs: int = Field(description="queued runs expired for want of a worker")
-    last_expired_at: datetime | None
-    note: str | None = Field(description="e.g. 'tag arm64: no worker for 3 h, 12 runs "
-                             "expired, 0 queued'; null when all is well")

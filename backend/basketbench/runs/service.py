@@ -7,7 +7,6 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from basketbench.analysis.schemas import CodecSetOut
 from basketbench.core.errors import Conflict, Invalid, NotFound
 from basketbench.core.sorting import order_select
 from basketbench.core.sqlutil import AnySelect
@@ -15,6 +14,7 @@ from basketbench.models import Commit, Machine, Repository, ResultDocument, Run
 from basketbench.models.base import utcnow
 from basketbench.results import codec_sets as codec_service
 from basketbench.runs.schemas import QueueOut, RunClaim, RunOut, RunUpdate
+from basketbench.schemas.refs import CodecSetOut
 
 FINAL = {"succeeded", "failed", "cancelled"}
 

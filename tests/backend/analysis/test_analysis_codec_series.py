@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bb_factories import document, post_webhook, push_payload, sha
-from test_codec_sets import post, with_codecs
+from bb_factories import document, post_webhook, push_payload, sha, with_codecs
+from bb_factories import post_result_document as post
 
 
 def releases_then_checkout(client: Any, auth: dict[str, str]) -> list[str]:

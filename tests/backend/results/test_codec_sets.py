@@ -6,31 +6,26 @@ import copy
 from typing import Any
 
 from basketbench.models import CodecSet, Machine, ResultDocument
-from bb_factories import MACHINE, document, post_webhook, push_payload, sha
+from bb_factories import (
+    MACHINE,
+    document,
+    post_webhook,
+    push_payload,
+    sha,
+    with_codecs,
+)
+from bb_factories import (
+    post_result_document as post,
+)
 from sqlalchemy import func, select
 
 HOST_LIBS = MACHINE["libraries"]
-
-
-def with_codecs(doc: dict[str, Any], name: str, **versions: str) -> dict[str, Any]:
-    """The document as a worker measuring codec set `name` uploads it: rzbench reports the
-    linked versions in the fingerprint, the worker adds `codecs`."""
-    libraries = {**doc["machine"]["libraries"], **versions}
-    doc["machine"] = {**doc["machine"], "libraries": libraries}
-    doc["codecs"] = {"set": name, "root_version": None, "libraries": libraries}
-    return doc
 
 
 def seed(client: Any, auth: dict[str, str], n: int) -> list[str]:
     shas = [sha(i, "c") for i in range(n)]
     assert post_webhook(client, "push", push_payload(shas), "codecs").status_code == 202
     return shas
-
-
-def post(client: Any, auth: dict[str, str], doc: dict[str, Any]) -> dict[str, Any]:
-    r = client.post("/api/v1/results", json=doc, headers=auth)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
 
 
 def history(client: Any, **params: Any) -> dict[str, Any]:

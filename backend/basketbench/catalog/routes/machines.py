@@ -5,13 +5,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Response
 from sqlalchemy import select
 
-from basketbench.analysis.schemas import MachineCodecSetOut
 from basketbench.catalog import lookup, worker_tags
 from basketbench.catalog import machines as service
 from basketbench.catalog.schemas import MachineIn, MachineOut, MachinePage, MachineRegistered
 from basketbench.catalog.service import machines_out
 from basketbench.models import Machine
 from basketbench.results import codec_sets as codec_service
+from basketbench.schemas.refs import MachineCodecSetOut
 from basketbench.web.deps import ReadAccess, SessionDep, TokenDep
 from basketbench.web.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Response
 
 from basketbench.catalog import worker_tags as service
-from basketbench.runs.schemas import WorkerTagOut
+from basketbench.schemas.refs import WorkerTagOut
 from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
 
 router = APIRouter(prefix="/worker-tags", tags=["runs"])

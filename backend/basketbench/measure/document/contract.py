@@ -19,18 +19,12 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from basketbench.measure.document.limits import MAX_LISTED, MAX_MESSAGE, MAX_RESULTS
 from basketbench.measure.document.schema import result_schema
+from basketbench.measure.document.screen import result_passes_screen
 
 # rzbench prints doubles with enough digits that this only catches real mistakes.
 RATIO_REL_TOLERANCE = 1e-6
-# The most results one document may hold (the schema's maxItems), checked before any
-# per-result work: the largest real documents hold a few thousand.
-MAX_RESULTS = 100_000
-# Problems listed per document; the rest are counted, never listed (a 422 stays small and
-# validating a document of broken results costs its size, not its size times its errors).
-MAX_LISTED = 20
-# A problem's message quotes the offending value: at most this much of it.
-MAX_MESSAGE = 300
 # RFC 3339 date-time, as rzbench writes it (`2026-11-23T05:41:07Z`, offsets allowed).
 _DATE_TIME = re.compile(
     r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
@@ -151,8 +145,6 @@ def capped(errors: list[str], limit: int = MAX_LISTED) -> list[str]:
 
 def invalid_result_count(doc: dict[str, Any]) -> int:
     """How many results break the schema, by the compiled screen (a few us per result)."""
-    from basketbench.measure.document.screen import result_passes_screen
-
     return sum(not result_passes_screen(r) for r in doc.get("results") or ())
 
 

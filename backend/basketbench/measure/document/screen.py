@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
 from typing_extensions import TypedDict
 
-from basketbench.measure.document.contract import MAX_RESULTS
+from basketbench.measure.document.limits import MAX_RESULTS
 
 NonNegInt = Annotated[StrictInt, Field(ge=0)]
 NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]

@@ -9,10 +9,11 @@ from sqlalchemy import select
 
 from basketbench.catalog.lookup import get_commit, get_dataset
 from basketbench.core.errors import Invalid, NotFound
-from basketbench.measure.advise import branch_sizes
+from basketbench.measure.advise.branch_sizes import aggregate
 from basketbench.measure.advise.groups import GroupSizes, recommend_groups
 from basketbench.measure.advise.ranking import Candidate, CostModel, recommend
 from basketbench.models import Dataset
+from basketbench.recommend import branch_sizes
 from basketbench.recommend.history import winners_over_history
 from basketbench.recommend.schemas import (
     BranchSizesOut,
@@ -70,7 +71,7 @@ def get_branch_sizes(
     if not rows and not allow_empty:
         raise NotFound(f"no branch sizes for dataset {dataset!r} on commit {commit!r} "
                        f"(codecs {codecs!r})")
-    groups = [g.as_dict() for g in branch_sizes.aggregate(rows, group_by)]
+    groups = [g.as_dict() for g in aggregate(rows, group_by)]
     return {"commit": c.sha, "dataset": ds.name, "codecs": codecs, "group_by": group_by,
             "groups": groups}
 
