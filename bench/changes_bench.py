@@ -15,7 +15,7 @@ percentile of the detection delay (commits from the step until the commit whose
 ingest raised it, confirmation included), reruns spent; next to the plain rule
 "5 % versus the previous commit". A candidate whose reruns show its parent already at
 the new level moves one commit earlier and gets another round of reruns, as in the
-service (services/detection/confirm.py).
+service (changes/detection/confirm.py).
 """
 
 from __future__ import annotations

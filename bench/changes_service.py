@@ -1,6 +1,6 @@
 """The detection benchmark through the service itself: planted histories ingested into
-a fresh PostgreSQL database (services/ingest), screened by the service's own pass
-(services/detection/queue.drain_machine: its history loading, segments, rerun budget,
+a fresh PostgreSQL database (results/ingest), screened by the service's own pass
+(changes/detection/queue.drain_machine: its history loading, segments, rerun budget,
 rescreens), and the confirmation loop closed: every rerun the service queues is
 answered at once with a document drawn from the truth (run-level and within-run noise)
 and ingested with its run id, as a worker uploads it. So its rerun figures describe the

@@ -1,7 +1,7 @@
 """CPU and wall time of change-detection passes on a database made by bench.seed.
 
 Ingests ``--commits`` new documents on one machine (detection off, as a plain ingest),
-then runs the detection pass of each (services/detection/service.after_ingest) and
+then runs the detection pass of each (changes/detection/service.after_ingest) and
 prints its times. The first pass of a process also pays imports and caches. To compare
 two trees on the same database, alternate them:
 

@@ -30,7 +30,7 @@ from basketbench.web.compression import GZipMiddleware
 
 API_PREFIX = "/api/v1"
 # Answers (and static files) above this many bytes are gzipped when the client accepts it
-# (api/compression.py: ISA-L; a full history is ~0.55 MB of JSON).
+# (web/compression.py: ISA-L; a full history is ~0.55 MB of JSON).
 GZIP_MIN_BYTES = 1024
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

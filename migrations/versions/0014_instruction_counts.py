@@ -2,8 +2,8 @@
 
 Counted runs (`basketbench run --instructions`, suites with `instructions = true`) carry, per
 result and operation, the instructions of one counted pass, the same per uncompressed MB and the
-estimated cycles per MB (harness/counting.py). Every document records the machine's load around
-its run and whether it was busy (harness/noise.py): a busy run's speeds are not tested.
+estimated cycles per MB (measure/rzbench/counting.py). Every document records the machine's load around
+its run and whether it was busy (measure/rzbench/noise.py): a busy run's speeds are not tested.
 
 Revision ID: 0014
 Revises: 0010

@@ -564,7 +564,7 @@ def main() -> None:
     for i, version, _ in RELEASES:
         if i < len(shas) - 1:
             # the releases' commits carry their stable ids, so they are named
-            # "ROOT 6.40.00 (release)" wherever a commit is shown (services/commits)
+            # "ROOT 6.40.00 (release)" wherever a commit is shown (catalog/commits)
             shas[i] = release_commit_sha(lookup(version))
     run_ids = push(base, args.webhook_secret, shas, start, f"seed-{shas[-1][:12]}")
 

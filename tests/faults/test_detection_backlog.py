@@ -21,7 +21,7 @@ from .test_concurrent_writers import document, post_all, sha
 
 pytestmark = [pytest.mark.integration]
 
-# First key of the detection lock (services/detection/service.py DETECTION_LOCK).
+# First key of the detection lock (changes/detection/service.py DETECTION_LOCK).
 DETECTION_LOCK = 0x62620002
 SMALL_POOL = {"BASKETBENCH_DB_POOL_SIZE": "2", "BASKETBENCH_DB_MAX_OVERFLOW": "1",
               "BASKETBENCH_DB_POOL_TIMEOUT": "2"}

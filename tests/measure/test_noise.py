@@ -1,4 +1,4 @@
-"""harness/noise.py: load, steal and governor around a run, and the busy flag."""
+"""measure/rzbench/noise.py: load, steal and governor around a run, and the busy flag."""
 
 from __future__ import annotations
 

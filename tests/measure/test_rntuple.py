@@ -1,4 +1,4 @@
-"""RNTuple pages read by harness/rntuple.py, checked against uproot 5's own RNTuple reader
+"""RNTuple pages read by measure/rootio/rntuple.py, checked against uproot 5's own RNTuple reader
 and the ROOT file's bytes; damaged and unsupported inputs fail naming field and offset."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from .test_integration import get, registered, start_api
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-SETTINGS = [101, 106, 201, 404, 505, 508]  # harness/advise.py's defaults
+SETTINGS = [101, 106, 201, 404, 505, 508]  # measure/advise/advisor.py's defaults
 
 
 def test_advise_run_measures_a_data_root_file_and_stores_its_advice(

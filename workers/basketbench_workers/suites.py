@@ -47,7 +47,7 @@ class IoSpec:
 
 @dataclass(frozen=True)
 class CountSpec:
-    """Which of a suite's configurations also get instruction counts (harness/counting.py):
+    """Which of a suite's configurations also get instruction counts (measure/rzbench/counting.py):
     `[instructions]` in the suite file; each key defaults to the suite's own."""
 
     settings: tuple[int, ...]

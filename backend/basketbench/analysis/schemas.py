@@ -134,7 +134,8 @@ class CompareSide(BaseModel):
     builds: list[BuildOut] = Field(default_factory=list, description="the builds of the "
                                    "harness that measured this side (usually one)")
     busy: bool | None = None
-    """A run of this side was made on a busy machine (its document's load, harness/noise.py):
+    """A run of this side was made on a busy machine (its document's load,
+    measure/rzbench/noise.py):
     its speeds say little, its instruction counts stay exact; null: load not recorded."""
 
 

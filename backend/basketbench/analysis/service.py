@@ -287,7 +287,7 @@ def _history_statement(metric: str, from_lo: bool, to_hi: bool, dialect: str) ->
     """History's query, built once per metric, range kind and dialect (building the
     expression cost a request about a millisecond): one row per commit and codec set of a
     series, grouped over the covering index, with the commit's id, git order and row
-    version (its sha, date, author and message come from services/commitheads). Without
+    version (its sha, date, author and message come from catalog/commit_heads). Without
     a commit range these rows are also the series index (which codec series exist and how
     far each reaches): one scan of the series, not two."""
     total, count, vmin, vmax, vstd, n = _metric_sums(metric)
@@ -338,7 +338,7 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     points = _history_points(rows, chosen, index.described,
                              partial(commitheads.heads, session), commit_ids)
     id_of = {p["sha"]: commit_id for p, commit_id in zip(points, commit_ids, strict=True)}
-    # Markers are the recorded changes (services/detection), so plot and inbox agree.
+    # Markers are the recorded changes (changes/detection), so plot and inbox agree.
     changes = series_markers(session, m.id, ds_id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
     downsampled = total > max_points

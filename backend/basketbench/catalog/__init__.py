@@ -1,1 +1,2 @@
-"""catalog."""
+"""Catalog: repositories, commits, machines, datasets, configurations, worker tags and the
+lookups every other domain uses to turn names into rows."""

@@ -1,1 +1,2 @@
-"""changes."""
+"""Changes: detection of performance changes per commit (changes/detection), their review
+statuses and summaries, and notifications (changes/notify)."""

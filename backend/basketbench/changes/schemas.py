@@ -67,7 +67,7 @@ class ChangeOut(BaseModel):
     reverts: ChangeLink | None = None
     reverted_by: ChangeLink | None = None
     # A speed change judged by the instruction counts of its two commits
-    # (services/detection/counts.py): code when they moved, probably the machine when not;
+    # (stats/counts.py): code when they moved, probably the machine when not;
     # null when the commits were not both counted, or not a speed change.
     attribution: Literal["code", "probably the machine", "busy machine: not tested"] | None = None
 

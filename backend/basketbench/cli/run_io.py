@@ -1,4 +1,4 @@
-"""`basketbench run --io FILE.root`: end-to-end ROOT I/O per setting (harness/io_bench.py).
+"""`basketbench run --io FILE.root`: end-to-end ROOT I/O per setting (measure/realroot/io_bench.py).
 
 Exit codes as `basketbench run`: 0 ok; 1 a measurement failed (the document is still written
 and shown); 2 bad input or usage (message on stderr, naming the option).

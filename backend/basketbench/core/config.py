@@ -113,7 +113,7 @@ class Settings(BaseSettings):
     """Queued runs older than this, of a tag with no live worker, are expired (cancelled,
     stage `expired`, the reason in their log) by the reaper. 0: never."""
     max_in_flight: int = 64
-    """API requests served at once; more get 503 + Retry-After (api/guards.py)."""
+    """API requests served at once; more get 503 + Retry-After (web/guards.py)."""
     max_exports: int = 2
     """CSV exports streamed at once; more get 429 + Retry-After."""
     gc: Literal["tuned", "default"] = "tuned"
@@ -151,7 +151,7 @@ class Settings(BaseSettings):
     the screen; off where every machine is shared and busy, e.g. integration tests on CI."""
     detection_count_threshold: float = 0.5
     """Instruction counts (issue 23): a change of more than this many % is a code change from
-    one run, no reruns (services/detection/counts.py)."""
+    one run, no reruns (stats/counts.py)."""
     notify_webhook_url: str | None = None
     """Slack / Mattermost compatible incoming-webhook URL for confirmed changes."""
     notify_attempts: int = 6

@@ -26,7 +26,7 @@ def make_engine(settings: Settings) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     engine = _postgres_engine(settings, settings.db_pool_size, settings.db_max_overflow)
-    # Short side transactions (services/commits.py) take their connections from a small
+    # Short side transactions (catalog/commits.py) take their connections from a small
     # pool of their own: taking a second one from the main pool while the request holds
     # one could deadlock that pool. Pooled, not opened per call: a new connection costs
     # a PostgreSQL backend start (~10 ms of ingest for a new commit).
@@ -108,7 +108,7 @@ class _BinaryResultsCursor(psycopg.Cursor[Any]):
 
 def _psycopg_setup(dbapi_conn: Any, _record: Any) -> None:
     """Per new connection: binary results, and orjson for the JSON columns of ingest's
-    binary COPY (services/ingest.py). Set once per connection: psycopg's set_json_dumps
+    binary COPY (results/ingest.py). Set once per connection: psycopg's set_json_dumps
     makes new dumper classes at every call, and called per ingest they piled up until
     class creation took 71 % of the API's CPU (seeding 10 000 documents never finished)."""
     from psycopg.types.json import set_json_dumps

@@ -1,4 +1,4 @@
-"""Errors raised by services, mapped to HTTP by api/errors.py."""
+"""Errors raised by services, mapped to HTTP by web/errors.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Hands runs to workers: Celery by task name, or inline in embedded mode.
 
-Only the dispatcher (services/dispatch.py) calls ``publish``; requests never talk to
+Only the dispatcher (runs/dispatch.py) calls ``publish``; requests never talk to
 the broker, so a broker that is down or never answers cannot slow them. Every broker
 call is bounded: connect and socket timeouts, no Celery-level retries (the outbox
 retries with back-off instead).

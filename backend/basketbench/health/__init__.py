@@ -1,1 +1,2 @@
-"""health."""
+"""Health: /health, what an operator or a load balancer asks (database, broker, workers,
+detection backlog)."""

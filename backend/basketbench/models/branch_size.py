@@ -1,5 +1,5 @@
 """Exact compressed bytes of one branch of a dataset at one setting, on one commit's codecs
-(`rzbench sizes`); aggregated per branch, type class or file by services/branch_sizes."""
+(`rzbench sizes`); aggregated per branch, type class or file by measure/advise/branch_sizes."""
 
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ class NotificationDelivery(Base):
     """One notification (webhook, GitHub status, pull-request listing, PR comment) and
     every attempt to send it. Also the outbox: a row is written ``pending`` in the
     transaction that confirms its changes, and the API processes' notification
-    dispatchers (services/notify/dispatcher.py) claim it, send it and retry it, so a
+    dispatchers (changes/notify/dispatcher.py) claim it, send it and retry it, so a
     restart loses nothing and two processes never send one row twice."""
 
     __tablename__ = "notification_deliveries"
@@ -117,7 +117,7 @@ class NotificationDelivery(Base):
 
 class PendingDetection(Base):
     """The detection outbox: a stored document whose commit is still to be screened,
-    written in the ingest's transaction (services/detection/queue.py). A pass takes the
+    written in the ingest's transaction (changes/detection/queue.py). A pass takes the
     rows of one machine, commit and run together and deletes them in its own transaction,
     so a pass is never lost (the API killed after its answer) and one pass covers every
     document of a commit that arrived meanwhile."""

@@ -16,8 +16,8 @@ SPEED_METRICS = ("compress_mbps", "decompress_mbps")
 SERIES_INCLUDE = ("ratio", "compressed_bytes", "c_median", "c_min", "c_max", "c_stddev", "c_n",
                   "d_median", "d_min", "d_max", "d_stddev", "d_n", "run_id", "codec_set_id")
 EXACT_METRICS = ("ratio", "compressed_bytes")
-# Instruction counts per uncompressed MB (issue 23, harness/counting.py): near-exact, judged
-# from one run by services/detection/counts.py, not tested like speeds.
+# Instruction counts per uncompressed MB (issue 23, measure/rzbench/counting.py): near-exact, judged
+# from one run by stats/counts.py, not tested like speeds.
 COUNT_METRICS = ("compress_instructions_per_mb", "decompress_instructions_per_mb")
 METRICS = EXACT_METRICS + SPEED_METRICS + COUNT_METRICS
 
@@ -67,7 +67,7 @@ class ResultDocument(Base):
     harness_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime | None] = mapped_column(Timestamp)
     received_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
-    # The machine's load around the run (the document's `load`, harness/noise.py); busy: its
+    # The machine's load around the run (the document's `load`, measure/rzbench/noise.py); busy: its
     # speeds are not tested (NULL: not recorded, documents before migration 0014).
     load: Mapped[dict[str, Any] | None] = mapped_column(Json)
     busy: Mapped[bool | None] = mapped_column(Boolean)

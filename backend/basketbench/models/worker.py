@@ -1,6 +1,6 @@
 """Worker tags: the hardware tags some worker serves (or an operator declared served).
 
-Runs are created only for these (services/worker_tags.py): a tag that only appears in an
+Runs are created only for these (catalog/worker_tags.py): a tag that only appears in an
 ingested document's machine (registered by ingest) would get runs no worker ever takes.
 """
 
@@ -24,6 +24,6 @@ class WorkerTag(Base):
     # The last sign of a worker serving the tag: registration, heartbeat or claim.
     last_seen_at: Mapped[datetime | None] = mapped_column(Timestamp)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
-    # Queued runs of this tag expired because no worker was live (services/worker_tags.py).
+    # Queued runs of this tag expired because no worker was live (catalog/worker_tags.py).
     expired_runs: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_expired_at: Mapped[datetime | None] = mapped_column(Timestamp)

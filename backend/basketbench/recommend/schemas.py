@@ -1,4 +1,4 @@
-"""Recommendation requests and answers (services/recommend.py)."""
+"""Recommendation requests and answers (measure/advise/ranking.py)."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ class Health(BaseModel):
     embedded: bool
     detection_pending: int | None = Field(
         default=None, description="documents whose change detection has not run yet "
-        "(services/detection/queue.py); null when the database is unavailable")
+        "(changes/detection/queue.py); null when the database is unavailable")
     worker_tags: list[str] = Field(
         default_factory=list, description="one line per hardware tag without a live worker "
         "that has queued or expired runs, e.g. 'tag arm64: no worker for 3 h, 12 runs "

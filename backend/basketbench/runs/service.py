@@ -139,7 +139,7 @@ def update_run(session: Session, run_id: int, update: RunUpdate) -> RunOut:
 def claim_run(session: Session, run_id: int, claim: RunClaim) -> RunOut:
     """A worker takes the queued run for the generation its message carries, atomically:
     one message wins, every other gets 409 (a duplicate, or a dead worker's message
-    redelivered by Redis). Only the reaper (services/dispatch.py) puts a running run back
+    redelivered by Redis). Only the reaper (runs/dispatch.py) puts a running run back
     to queued, with a new generation, so a run is never taken twice."""
     if claim.machine_id is not None and session.get(Machine, claim.machine_id) is None:
         raise Invalid(f"unknown machine {claim.machine_id}",

@@ -67,7 +67,7 @@ class MachineCodecSetOut(CodecSetOut):
 
 
 class WorkerTagOut(BaseModel):
-    """A hardware tag and whether a worker serves it (services/worker_tags.py)."""
+    """A hardware tag and whether a worker serves it (catalog/worker_tags.py)."""
 
     tag: str
     operator: bool = Field(description="declared by an operator (PUT /worker-tags/{tag})")

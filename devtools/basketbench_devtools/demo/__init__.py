@@ -1,1 +1,1 @@
-"""demo."""
+"""`basketbench demo`: benchmark this machine end to end and serve the dashboard."""

@@ -1,5 +1,5 @@
 """History takes each commit's sha, date, author and message from a per-process cache
-(services/commitheads) checked against the row's version: a commit changed after it was
+(catalog/commit_heads) checked against the row's version: a commit changed after it was
 cached is shown as it is now."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""History points from rows of one commit and codec set each (services/analysis.py)."""
+"""History points from rows of one commit and codec set each (analysis/service.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""services/detection/counts.py: the count threshold and the speed attribution."""
+"""stats/counts.py: the count threshold and the speed attribution."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ def test_enqueue_run_sends_the_task_by_name_to_the_tag_queue(settings, queue_tag
     s = settings.model_copy(update={"broker_url": f"redis://127.0.0.1:6379/{REDIS_DB}",
                                     "dispatch": "auto"})
     assert enqueue_run(41, queue_tag, s, generation=3) is True
-    # The generation lets the worker's claim drop a stale message (services/dispatch.py).
+    # The generation lets the worker's claim drop a stale message (runs/dispatch.py).
     assert _messages(queue_tag) == [{"task": "basketbench.run_benchmark", "args": [41, 3]}]
 
 

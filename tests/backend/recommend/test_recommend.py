@@ -1,4 +1,5 @@
-"""The recommendation engine (services/recommend.py): costs, ranking, Pareto set, sensitivity."""
+"""The recommendation engine (measure/advise/ranking.py): costs, ranking, Pareto set,
+sensitivity."""
 
 from __future__ import annotations
 

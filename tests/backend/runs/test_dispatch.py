@@ -1,4 +1,4 @@
-"""The run outbox, the claim by generation and the reaper (services/dispatch.py), on the
+"""The run outbox, the claim by generation and the reaper (runs/dispatch.py), on the
 session's PostgreSQL database, with a recording publisher in place of the broker."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""api/compression.py: gzip by ISA-L, as clients see it."""
+"""web/compression.py: gzip by ISA-L, as clients see it."""
 
 from __future__ import annotations
 

@@ -1,1 +1,2 @@
-"""routes."""
+"""The catalog's routers: lookup (commits, datasets, configurations, dimensions),
+machines, worker tags."""

@@ -1,4 +1,4 @@
-"""Worker tags: which hardware tags get runs (services/worker_tags.py)."""
+"""Worker tags: which hardware tags get runs (catalog/worker_tags.py)."""
 
 from __future__ import annotations
 

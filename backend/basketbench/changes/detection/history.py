@@ -2,7 +2,7 @@
 in git order (with every run's median and samples), and the changes already recorded.
 
 A series is grouped like analysis.history shows it: dataset x configuration x codec
-series (services/codecs.series_keys), so a host codec upgrade starts a new series and is
+series (results/codec_sets.series_keys), so a host codec upgrade starts a new series and is
 never compared with the old versions' values."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class CommitValues:
     runs: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     samples_loaded: bool = True  # False: left out by load_series(samples_of=...)
-    # Instruction counts per uncompressed MB of each counted run (services/detection/counts.py)
+    # Instruction counts per uncompressed MB of each counted run (stats/counts.py)
     counts: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     # Runs measured on a busy machine (the document's load.busy): the screen leaves their
     # speeds out, their sizes and counts stay (valgrind counts the same whatever runs beside).

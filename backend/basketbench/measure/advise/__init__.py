@@ -1,1 +1,3 @@
-"""advise."""
+"""Recommendations without a database: the cost model and ranking (ranking), per-branch
+size aggregation (branch_sizes), per-group answers (groups) and the advise pipeline
+that measures a file and ranks its settings (advisor)."""

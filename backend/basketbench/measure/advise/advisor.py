@@ -5,7 +5,7 @@
 3. compression and decompression speeds per setting (`rzbench bench`) on a sample of the
    baskets (every k-th basket of every branch, at most `speed_sample_mb`): speeds are rates,
    a sample measures them; sizes are exact and always come from every basket;
-4. rank with services/recommend per file, per type class and per branch. A branch is
+4. rank with measure/advise/ranking per file, per type class and per branch. A branch is
    ranked with its own exact sizes and the file's speeds (the speeds of one branch's few
    baskets would be noise).
 """

@@ -1,4 +1,4 @@
-"""Validation of rzbench result documents (schemas/harness-result-v1.schema.json).
+"""Validation of rzbench result documents (measure/document/harness-result-v1.schema.json).
 
 One place for both `basketbench run` and the backend's ingest: the JSON
 Schema check plus the rules the schema cannot express (ratio arithmetic,

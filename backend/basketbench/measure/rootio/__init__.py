@@ -1,11 +1,11 @@
-"""The Python side of the rzbench harness.
+"""Reading ROOT files: TTree baskets and RNTuple pages as ROOT wrote them.
 
 - corpus_format: read/write corpus files (docs/CORPUS_FORMAT.md)
 - extract: ROOT files -> corpus with uproot (`extract_corpus`)
+- rntuple: RNTuple anchor, envelopes, page lists and pages
+- old_cs: ROOT's old "CS" compression blocks
+- repage: RNTuple pages re-paged at another page size
 - root_files: where real ROOT files are found (`default_root_files`)
-- rzbench: locate and run the C++ binary
-- document: validate result documents against the versioned JSON Schema
-- tables: rich tables for results and corpora
 """
 
 from basketbench.measure.rootio.corpus_format import Corpus, CorpusFormatError, read_corpus

@@ -4,7 +4,7 @@
 For each basket we keep the buffer ROOT handed to its compressor (uproot's
 `raw_data`: entry data followed by the entry-offset array) and the exact
 compressed bytes ROOT stored after the basket's TKey, read from the file.
-For each RNTuple page (harness/rntuple.py) we keep the page as ROOT compressed it
+For each RNTuple page (measure/rootio/rntuple.py) we keep the page as ROOT compressed it
 (the column's elements in the column's encoding) and the page's bytes on disk.
 """
 

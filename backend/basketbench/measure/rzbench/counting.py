@@ -4,7 +4,7 @@
 callgrind's instrumentation switched on only around the codec calls (client requests) and the
 counters dumped per pass to a file labelled `rzbench-count:<result index>:<operation>`. Counts are
 deterministic: the same binary on the same corpus gives the same instructions whatever else the
-machine runs, so a change beyond a small threshold is a code change (services/detection/counts.py).
+machine runs, so a change beyond a small threshold is a code change (stats/counts.py).
 
 The caches are simulated with a fixed geometry (CACHE_MODEL) rather than valgrind's guess from the
 host, so estimated cycles compare across hosts; the estimate is iai-callgrind's model:

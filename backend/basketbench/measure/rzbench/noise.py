@@ -3,7 +3,7 @@
 
 Recorded at the start and the end of every run (the document's `load`); a run on a busy machine
 is flagged (`busy`), so that detection and compare say so instead of testing its speeds.
-Instruction counts (harness/counting.py) do not depend on any of this.
+Instruction counts (measure/rzbench/counting.py) do not depend on any of this.
 """
 
 from __future__ import annotations

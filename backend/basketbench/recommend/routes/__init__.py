@@ -1,1 +1,2 @@
-"""routes."""
+"""The recommend domain's routers: recommend (ranking, groups, branch sizes, history)
+and advise (advise runs)."""
