@@ -135,8 +135,8 @@ class CompareSide(BaseModel):
                                    "harness that measured this side (usually one)")
     busy: bool | None = None
     """A run of this side was made on a busy machine (its document's load,
-    measure/rzbench/noise.py):
-    its speeds say little, its instruction counts stay exact; null: load not recorded."""
+    measure/rzbench/noise.py): its speeds say little, its instruction counts stay exact;
+    null: load not recorded."""
 
 
 class CompareRow(BaseModel):

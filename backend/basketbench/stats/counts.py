@@ -1,11 +1,12 @@
 """Instruction counts in detection: near-exact numbers, judged from one run.
 
-Counted under valgrind (measure/rzbench/counting.py), the same code on the same corpus gives
-the same instructions whatever the machine does beside it, so a count that moved by more than a small
-threshold (Settings.detection_count_threshold, default 0.5 %) is a change of the code, found
-from one run without reruns. Counts also say what a speed change is: one whose counts did not
-move is probably the machine, one confirmed by a count change is code. And a speed measured on
-a busy machine (the document's `load.busy`, measure/rzbench/noise.py) is not tested at all.
+Counted under valgrind (measure/rzbench/counting.py), the same code on the same corpus
+gives the same instructions whatever the machine does beside it, so a count that moved by
+more than a small threshold (Settings.detection_count_threshold, default 0.5 %) is a
+change of the code, found from one run without reruns. Counts also say what a speed change
+is: one whose counts did not move is probably the machine, one confirmed by a count change
+is code. And a speed measured on a busy machine (the document's `load.busy`,
+measure/rzbench/noise.py) is not tested at all.
 
 Pure functions with two hooks for the detection service: `count_changes` for the count metrics
 of a commit against its parent, `attribute_speed_change` for a speed candidate.
