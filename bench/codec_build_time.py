@@ -34,13 +34,13 @@ from typing import Any
 if __package__ in (None, ""):  # `python bench/codec_build_time.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from basketbench_workers.codecbuild import default_cache
+from basketbench_workers.build.codecs import default_cache
+from basketbench_workers.build.gitmirror import Mirror
+from basketbench_workers.build.profiles import choose_profile, load_profiles
+from basketbench_workers.build.toolchain import detect_toolchain
 from basketbench_workers.config import WorkerSettings
-from basketbench_workers.gitmirror import Mirror
-from basketbench_workers.pipeline import _build, _codec_set
+from basketbench_workers.pipeline.stages import _build, _codec_set
 from basketbench_workers.procs import Deadline
-from basketbench_workers.profiles import choose_profile, load_profiles
-from basketbench_workers.toolchain import detect_toolchain
 
 from tests.workers.rootsources import build_repo
 

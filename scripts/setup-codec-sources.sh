@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian source packages of the codec libraries for the workers' pinned codec sets
-# (workers/basketbench_workers/codecsource.py): deb-src lines for bullseye, bookworm and
+# (workers/basketbench_workers/build/codecsource.py): deb-src lines for bullseye, bookworm and
 # trixie, which carry zstd 1.4.8 / 1.5.4 / 1.5.7, lz4 1.9.3 / 1.9.4 / 1.10.0 and
 # xz 5.2.5 / 5.4.1 / 5.8.1. Idempotent: apt-get update runs only when apt does not know
 # those source packages yet.

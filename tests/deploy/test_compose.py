@@ -158,7 +158,7 @@ def test_environment_comes_from_the_caller(
     assert api["BASKETBENCH_WORKER_TOKEN"] == values["BASKETBENCH_WORKER_TOKEN"]
     assert api["BASKETBENCH_BROKER_URL"].startswith("redis://redis:6379/")
     # webhook runs use a suite the workers know
-    from basketbench_workers.suites import load_suites
+    from basketbench_workers.pipeline.suites import load_suites
 
     assert api["BASKETBENCH_DEFAULT_SUITE"] in load_suites()
     assert _env_of(services["postgres"])["POSTGRES_PASSWORD"] == values["POSTGRES_PASSWORD"]

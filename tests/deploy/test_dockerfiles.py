@@ -354,7 +354,7 @@ def test_worker_image_has_the_real_root_files_of_the_default_suite() -> None:
     import tomllib
 
     from basketbench.measure.rootio.root_files import TESTDATA_FILES
-    from basketbench_workers.suites import load_suites
+    from basketbench_workers.pipeline.suites import load_suites
 
     worker = parse(REPO / "docker" / "worker.Dockerfile")
     installs = [words for _, words in _run_commands(worker) if words[:2] == ["pip", "install"]]

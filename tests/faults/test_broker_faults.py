@@ -178,8 +178,8 @@ def test_a_worker_whose_run_was_requeued_finds_out_before_uploading(
     """A worker that could not reach the API for longer than the heartbeat timeout: the
     reaper requeued its run, and its next heartbeat answer tells it to stop (it would
     otherwise upload a second result set)."""
-    from basketbench_workers.api_client import ApiClient
-    from basketbench_workers.pipeline import RunHeartbeat, RunLost
+    from basketbench_workers.agent.api_client import ApiClient
+    from basketbench_workers.pipeline.stages import RunHeartbeat, RunLost
 
     tag = unique_tag()
     register(api, tag)

@@ -383,8 +383,8 @@ def test_a_script_answers_which_zstd_and_which_root(
 ) -> None:
     """Numbers measured on a file ROOT 6.40 wrote, by the release's rzbench and by the host's,
     uploaded as a worker uploads them: one /results call says which zstd and which ROOT."""
-    from basketbench_workers.pipeline import record_build
-    from basketbench_workers.profiles import load_profiles
+    from basketbench_workers.build.profiles import load_profiles
+    from basketbench_workers.pipeline.stages import record_build
 
     _rel, release_binary = release
     path, _ = own_settings["101/404"]

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from basketbench_workers.config import WorkerSettings
-from basketbench_workers.pipeline import adopt_make_build
+from basketbench_workers.pipeline.stages import adopt_make_build
 
 from tests.measure.conftest import real_file
 

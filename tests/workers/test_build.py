@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from basketbench_workers.cachekey import build_inputs, harness_source_hash
-from basketbench_workers.gitmirror import Mirror
+from basketbench_workers.build.cachekey import build_inputs, harness_source_hash
+from basketbench_workers.build.gitmirror import Mirror
+from basketbench_workers.build.profiles import load_profiles
+from basketbench_workers.build.rootbuild import LIBRARY_NAME, build_library
+from basketbench_workers.build.toolchain import Toolchain, detect_toolchain
 from basketbench_workers.procs import Deadline, StageFailed
-from basketbench_workers.profiles import load_profiles
-from basketbench_workers.rootbuild import LIBRARY_NAME, build_library
-from basketbench_workers.toolchain import Toolchain, detect_toolchain
 
 from .gitrepo import commit_files, init_repo
 from .layout import REPO_ROOT, lz4_source_path, rootcompat_layout_files, slow_down_lz4
@@ -154,7 +154,7 @@ def test_repo_root_has_the_rootcompat_sources() -> None:
 
 
 def test_harness_snapshot_is_frozen_per_process(tmp_path: Path) -> None:
-    from basketbench_workers.cachekey import harness_snapshot
+    from basketbench_workers.build.cachekey import harness_snapshot
 
     source = tmp_path / "harness"
     (source / "src").mkdir(parents=True)

@@ -46,10 +46,10 @@ import httpx
 import pytest
 from basketbench.measure.realroot import groundtruth as gt
 from basketbench.measure.rootio.extract import extract_corpus
+from basketbench_workers.build.profiles import load_profiles
+from basketbench_workers.build.rootbuild import build_library
+from basketbench_workers.build.toolchain import detect_toolchain
 from basketbench_workers.procs import Deadline
-from basketbench_workers.profiles import load_profiles
-from basketbench_workers.rootbuild import build_library
-from basketbench_workers.toolchain import detect_toolchain
 
 from tests.measure.conftest import real_file
 

@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
-from basketbench_workers import xzconfig
-from basketbench_workers.codecbuild import build_codec_set, default_cache
-from basketbench_workers.codecsets import CodecSet, Pin
-from basketbench_workers.codecsource import obtain_source
+from basketbench_workers.build import xzconfig
+from basketbench_workers.build.codecs import build_codec_set, default_cache
+from basketbench_workers.build.codecsets import CodecSet, Pin
+from basketbench_workers.build.codecsource import obtain_source
+from basketbench_workers.build.toolchain import detect_toolchain
 from basketbench_workers.procs import Deadline
-from basketbench_workers.toolchain import detect_toolchain
 
 needs_apt = pytest.mark.skipif(shutil.which("apt-cache") is None, reason="needs Debian's apt")
 described = pytest.mark.skipif(not xzconfig.platform_is_described(),

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from basketbench_workers.cachekey import BuildInputs
-from basketbench_workers.codecsets import (
+from basketbench_workers.build.cachekey import BuildInputs
+from basketbench_workers.build.codecsets import (
     CodecSet,
     CodecSetError,
     Pin,
@@ -16,10 +16,10 @@ from basketbench_workers.codecsets import (
     choose_codec_set,
     load_named_sets,
 )
-from basketbench_workers.codecsource import CodecUnavailable, obtain_source, upstream_of
-from basketbench_workers.pipeline import record_codecs
+from basketbench_workers.build.codecsource import CodecUnavailable, obtain_source, upstream_of
+from basketbench_workers.pipeline.stages import record_codecs
+from basketbench_workers.pipeline.suites import SuiteError, parse_suite
 from basketbench_workers.procs import Deadline, StageFailed
-from basketbench_workers.suites import SuiteError, parse_suite
 
 from tests.deploy.dockerfile import parse
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from basketbench_workers.pipeline import run_dir
+from basketbench_workers.pipeline.stages import run_dir
 
 from .conftest import unique_tag
 from .gitrepo import commit_files, init_repo

@@ -8,7 +8,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from basketbench_workers import gitmirror
+from basketbench_workers.build import gitmirror
 from basketbench_workers.procs import StageFailed
 
 

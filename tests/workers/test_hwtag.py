@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from basketbench_workers.hwtag import (
+from basketbench_workers.agent.hwtag import (
     cpu_features,
     cpu_name,
     detect_tag,

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from basketbench_workers.pipeline import run_dir
+from basketbench_workers.pipeline.stages import run_dir
 
 from .conftest import (
     FINAL,

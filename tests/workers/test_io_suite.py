@@ -11,8 +11,8 @@ from basketbench.measure.document.contract import load_document
 from basketbench.measure.realroot import releases as root_release
 from basketbench.measure.realroot.releases import RootReleaseError
 from basketbench.measure.rzbench.runner import BenchOptions, run_bench
-from basketbench_workers.pipeline import run_io_stage
-from basketbench_workers.suites import IoSpec, SuiteError, load_suites, parse_suite
+from basketbench_workers.pipeline.stages import run_io_stage
+from basketbench_workers.pipeline.suites import IoSpec, SuiteError, load_suites, parse_suite
 
 RELEASE = "6.40.00"
 

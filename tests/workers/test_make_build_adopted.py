@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from basketbench_workers.cachekey import harness_path_skipped
+from basketbench_workers.build.cachekey import harness_path_skipped
 from basketbench_workers.config import WorkerSettings
-from basketbench_workers.pipeline import adopt_make_build, default_rzbench, fresh_make_build
+from basketbench_workers.pipeline.stages import adopt_make_build, default_rzbench, fresh_make_build
 
 REPO = Path(__file__).resolve().parents[2]
 RELEASE_ROOTCOMPAT = "CMAKE_BUILD_TYPE:STRING=Release\nRZBENCH_BACKEND:STRING=rootcompat\n"

@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
-from basketbench_workers.attempts import MemoryAttempts, RedisAttempts
-from basketbench_workers.buildcache import _sync
+from basketbench_workers.agent.attempts import MemoryAttempts, RedisAttempts
+from basketbench_workers.build.cache import _sync
+from basketbench_workers.pipeline.suites import load_suites
 from basketbench_workers.procs import Deadline, StageFailed, StageTimeout, run_logged
-from basketbench_workers.suites import load_suites
 
 
 def test_stage_time_limit_kills_the_command(tmp_path: Path) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from basketbench_workers.profiles import (
+from basketbench_workers.build.profiles import (
     ProfileError,
     choose_profile,
     load_profile_file,
     load_profiles,
 )
-from basketbench_workers.suites import SuiteError, get_suite, load_suites
+from basketbench_workers.pipeline.suites import SuiteError, get_suite, load_suites
 
 
 def test_packaged_profiles_load_and_name_their_version_range() -> None:

@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 from basketbench.measure.realroot.releases import RELEASES, release_commit_sha
-from basketbench_workers.gitmirror import Mirror
-from basketbench_workers.pipeline import run_dir
-from basketbench_workers.releases import release_by_id, release_by_tag
+from basketbench_workers.build.gitmirror import Mirror
+from basketbench_workers.build.releases import release_by_id, release_by_tag
+from basketbench_workers.pipeline.stages import run_dir
 
 from .conftest import unique_tag
 from .gitrepo import commit_files, git, init_repo

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from basketbench.measure.rootio.corpus_format import read_corpus
-from basketbench_workers.corpora import corpus_file
-from basketbench_workers.suites import SuiteError, load_suites, parse_suite
+from basketbench_workers.pipeline.corpora import corpus_file
+from basketbench_workers.pipeline.suites import SuiteError, load_suites, parse_suite
 
 from tests.measure.conftest import RNTUPLE_FILE, real_file
 

@@ -9,11 +9,11 @@ import sys
 import time
 from pathlib import Path
 
-from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
+from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
+from basketbench_workers.agent.hwtag import detect_tag
+from basketbench_workers.agent.registration import Heartbeat, register_at_start, state_file
 from basketbench_workers.config import get_settings
-from basketbench_workers.hwtag import detect_tag
-from basketbench_workers.pipeline import default_rzbench
-from basketbench_workers.registration import Heartbeat, register_at_start, state_file
+from basketbench_workers.pipeline.stages import default_rzbench
 
 log = logging.getLogger("basketbench_workers")
 

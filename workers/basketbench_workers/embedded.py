@@ -10,17 +10,17 @@ import logging
 import socket
 import threading
 
-from basketbench_workers.api_client import ApiClient
-from basketbench_workers.attempts import MemoryAttempts
+from basketbench_workers.agent.api_client import ApiClient
+from basketbench_workers.agent.attempts import MemoryAttempts
+from basketbench_workers.agent.hwtag import detect_tag
+from basketbench_workers.agent.registration import register_at_start, state_file
 from basketbench_workers.config import WorkerSettings
-from basketbench_workers.hwtag import detect_tag
-from basketbench_workers.pipeline import (
+from basketbench_workers.pipeline.stages import (
     WorkerIdentity,
     adopt_make_build,
     default_rzbench,
     execute_run,
 )
-from basketbench_workers.registration import register_at_start, state_file
 
 log = logging.getLogger(__name__)
 

@@ -264,8 +264,8 @@ def prepare_corpora(paths: DemoPaths, suite_file: Path) -> None:
     run itself only measures. Same cache and naming as the worker (content hash)."""
     import tomllib
 
-    from basketbench_workers.corpora import corpus_file
-    from basketbench_workers.suites import parse_suite
+    from basketbench_workers.pipeline.corpora import corpus_file
+    from basketbench_workers.pipeline.suites import parse_suite
 
     suite = parse_suite(tomllib.loads(suite_file.read_text()), str(suite_file))
     for spec in suite.corpora:
@@ -547,7 +547,7 @@ def _demo(host: str, port: int, home: Path, serve: bool, rerun: bool, quick: boo
 
     ensure_system_packages(root)
     sha = resolve_commit(root, commit)
-    from basketbench_workers.hwtag import detect_tag
+    from basketbench_workers.agent.hwtag import detect_tag
 
     tag = os.environ.get("BASKETBENCH_TAG") or detect_tag()
     dist = frontend_dist(root)

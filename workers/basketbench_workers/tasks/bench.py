@@ -7,17 +7,17 @@ import logging
 import os
 from functools import lru_cache
 
-from basketbench_workers.api_client import ApiClient
-from basketbench_workers.attempts import RedisAttempts
-from basketbench_workers.celery_app import TASK_NAME, app
-from basketbench_workers.config import get_settings
-from basketbench_workers.pipeline import WorkerIdentity, execute_run
-from basketbench_workers.policy import (
+from basketbench_workers.agent.api_client import ApiClient
+from basketbench_workers.agent.attempts import RedisAttempts
+from basketbench_workers.agent.policy import (
     MAX_RETRIES,
     RETRY_BACKOFF_MAX_SECONDS,
     RETRY_BACKOFF_SECONDS,
     RETRYABLE_EXCEPTIONS,
 )
+from basketbench_workers.celery_app import TASK_NAME, app
+from basketbench_workers.config import get_settings
+from basketbench_workers.pipeline.stages import WorkerIdentity, execute_run
 
 log = logging.getLogger(__name__)
 

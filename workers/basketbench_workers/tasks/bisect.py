@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import logging
 
-from basketbench_workers.api_client import ApiClient
-from basketbench_workers.bisection import list_range
-from basketbench_workers.celery_app import app
-from basketbench_workers.config import get_settings
-from basketbench_workers.policy import (
+from basketbench_workers.agent.api_client import ApiClient
+from basketbench_workers.agent.policy import (
     MAX_RETRIES,
     RETRY_BACKOFF_MAX_SECONDS,
     RETRY_BACKOFF_SECONDS,
     RETRYABLE_EXCEPTIONS,
 )
+from basketbench_workers.celery_app import app
+from basketbench_workers.config import get_settings
+from basketbench_workers.pipeline.bisection import list_range
 
 log = logging.getLogger(__name__)
 TASK_NAME = "basketbench.bisect_range"

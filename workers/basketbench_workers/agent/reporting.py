@@ -7,7 +7,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
+from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from basketbench_workers.codecsets import Pin
+from basketbench_workers.build.codecsets import Pin
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
 
 DEBIAN_SOURCE = {"zstd": "libzstd", "lz4": "lz4", "lzma": "xz-utils"}

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from basketbench_workers.build.gitmirror import Mirror
 from basketbench_workers.config import WorkerSettings
-from basketbench_workers.gitmirror import Mirror
-from basketbench_workers.pipeline import _mirror_for
+from basketbench_workers.pipeline.stages import _mirror_for
 from basketbench_workers.procs import Deadline
 
 # One commit per record: sha, parents, author, e-mail, date, subject (NUL separated).

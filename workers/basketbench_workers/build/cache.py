@@ -20,12 +20,12 @@ from pathlib import Path
 
 from basketbench.measure.locks import file_lock
 
-from basketbench_workers.cachekey import BuildInputs
-from basketbench_workers.codecbuild import BuiltCodec
+from basketbench_workers.build.cachekey import BuildInputs
+from basketbench_workers.build.codecs import BuiltCodec
+from basketbench_workers.build.profiles import Profile
+from basketbench_workers.build.rootbuild import build_library
+from basketbench_workers.build.toolchain import Toolchain
 from basketbench_workers.procs import Deadline, StageFailed, run_logged
-from basketbench_workers.profiles import Profile
-from basketbench_workers.rootbuild import build_library
-from basketbench_workers.toolchain import Toolchain
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ jittered backoff, a bounded number of times; every other error fails the run at 
 
 from __future__ import annotations
 
-from basketbench_workers.api_client import TransientApiError
+from basketbench_workers.agent.api_client import TransientApiError
 
 RETRYABLE_EXCEPTIONS: tuple[type[BaseException], ...] = (TransientApiError, ConnectionError)
 MAX_RETRIES = 5

@@ -11,8 +11,8 @@ import logging
 import os
 from pathlib import Path
 
+from basketbench_workers.pipeline.suites import CorpusSpec
 from basketbench_workers.procs import StageFailed
-from basketbench_workers.suites import CorpusSpec
 
 log = logging.getLogger(__name__)
 

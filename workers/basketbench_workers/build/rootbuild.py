@@ -12,10 +12,10 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from basketbench_workers.codecbuild import BuiltCodec
+from basketbench_workers.build.codecs import BuiltCodec
+from basketbench_workers.build.profiles import Profile, SourceGroup
+from basketbench_workers.build.toolchain import Toolchain
 from basketbench_workers.procs import Deadline, StageFailed, run_logged
-from basketbench_workers.profiles import Profile, SourceGroup
-from basketbench_workers.toolchain import Toolchain
 
 LIBRARY_NAME = "libRootZip.a"
 

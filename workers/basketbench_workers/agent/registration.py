@@ -19,7 +19,7 @@ from typing import Any
 
 from basketbench.measure.rzbench.counting import record_valgrind
 
-from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
+from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.procs import capture
 
 log = logging.getLogger(__name__)

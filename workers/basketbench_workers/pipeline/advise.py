@@ -12,10 +12,10 @@ from typing import Any
 
 from basketbench.measure.advise.advisor import AdviseError, AdviseOptions, advise
 
-from basketbench_workers.api_client import ApiClient
+from basketbench_workers.agent.api_client import ApiClient
+from basketbench_workers.agent.reporting import RunReporter
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.procs import StageFailed
-from basketbench_workers.reporting import RunReporter
 
 # Share of the run's progress bar each advise stage fills (sizes and speeds dominate).
 _WEIGHTS = {"extract": (0.0, 0.1), "sizes": (0.1, 0.6), "speeds": (0.6, 1.0)}

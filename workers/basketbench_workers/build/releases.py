@@ -23,10 +23,10 @@ from basketbench.measure.realroot.releases import (
     rzbench_path,
 )
 
-from basketbench_workers.buildcache import BuildResult
-from basketbench_workers.cachekey import harness_snapshot
+from basketbench_workers.build.cache import BuildResult
+from basketbench_workers.build.cachekey import harness_snapshot
+from basketbench_workers.build.gitmirror import Mirror
 from basketbench_workers.config import WorkerSettings
-from basketbench_workers.gitmirror import Mirror
 from basketbench_workers.procs import StageFailed
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from basketbench_workers.build.profiles import Profile
+from basketbench_workers.build.toolchain import Toolchain
 from basketbench_workers.procs import StageFailed
-from basketbench_workers.profiles import Profile
-from basketbench_workers.toolchain import Toolchain
 
 KEY_FORMAT = "1"
 

@@ -25,29 +25,29 @@ from basketbench.measure.rzbench import noise
 from basketbench.measure.rzbench.counting import CountingError, record_valgrind, run_counted
 from basketbench.measure.rzbench.runner import run_sizes
 
-from basketbench_workers.advise_run import run_advise
-from basketbench_workers.api_client import ApiClient, ApiError, TransientApiError
-from basketbench_workers.attempts import AttemptCounter
-from basketbench_workers.buildcache import BuildCache, BuildResult
-from basketbench_workers.cachekey import build_inputs, harness_path_skipped, harness_snapshot
-from basketbench_workers.codecbuild import build_codec_set
-from basketbench_workers.codecsets import (
+from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
+from basketbench_workers.agent.attempts import AttemptCounter
+from basketbench_workers.agent.registration import ensure_registered, load_state, state_file
+from basketbench_workers.agent.reporting import TERMINAL_STATUSES, RunReporter
+from basketbench_workers.build.cache import BuildCache, BuildResult
+from basketbench_workers.build.cachekey import build_inputs, harness_path_skipped, harness_snapshot
+from basketbench_workers.build.codecs import build_codec_set
+from basketbench_workers.build.codecsets import (
     CodecSet,
     CodecSetError,
     builtin_pins,
     choose_codec_set,
     with_pins,
 )
+from basketbench_workers.build.gitmirror import Mirror
+from basketbench_workers.build.profiles import Profile, ProfileError, choose_profile, load_profiles
+from basketbench_workers.build.releases import release_build, release_by_id, release_by_tag
+from basketbench_workers.build.toolchain import detect_toolchain
 from basketbench_workers.config import WorkerSettings
-from basketbench_workers.corpora import corpus_file
-from basketbench_workers.gitmirror import Mirror
+from basketbench_workers.pipeline.advise import run_advise
+from basketbench_workers.pipeline.corpora import corpus_file
+from basketbench_workers.pipeline.suites import IoSpec, Suite, SuiteError, get_suite
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
-from basketbench_workers.profiles import Profile, ProfileError, choose_profile, load_profiles
-from basketbench_workers.registration import ensure_registered, load_state, state_file
-from basketbench_workers.releases import release_build, release_by_id, release_by_tag
-from basketbench_workers.reporting import TERMINAL_STATUSES, RunReporter
-from basketbench_workers.suites import IoSpec, Suite, SuiteError, get_suite
-from basketbench_workers.toolchain import detect_toolchain
 
 log = logging.getLogger(__name__)
 

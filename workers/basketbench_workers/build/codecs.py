@@ -26,11 +26,11 @@ from pathlib import Path
 
 from basketbench.measure.locks import file_lock
 
-from basketbench_workers import xzconfig
-from basketbench_workers.codecsets import CodecSet, Pin
-from basketbench_workers.codecsource import SourceArchive, obtain_source
+from basketbench_workers.build import xzconfig
+from basketbench_workers.build.codecsets import CodecSet, Pin
+from basketbench_workers.build.codecsource import SourceArchive, obtain_source
+from basketbench_workers.build.toolchain import Toolchain
 from basketbench_workers.procs import Deadline, StageFailed, run_logged
-from basketbench_workers.toolchain import Toolchain
 
 # Per library: a new way of building one library rebuilds only that library's entries.
 BUILD_FORMAT = {"zstd": "1", "lz4": "1", "lzma": "2"}
