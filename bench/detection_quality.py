@@ -1,6 +1,6 @@
 """Detection benchmark: synthetic histories through the same rule the service runs.
 
-    .venv/bin/python -m bench.changes_bench --out /tmp/changes.json
+    .venv/bin/python -m bench.detection_quality --out /tmp/changes.json
 
 For each noise level (CV of a sample: half its variance between runs, half within a
 run, 9 samples per run) it builds ``--series`` series per commit over ``--commits``
@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--issue27", action="store_true",
                     help="the simulator on issue 27's planted scenarios")
     ap.add_argument("--service", choices=("noise", "min_step", "drift", "spike"),
-                    help="one planted scenario through the service (bench/changes_service.py)")
+                    help="one planted scenario through the service (bench/detection_quality_service.py)")
     ap.add_argument("--run-share", type=float, default=0.5,
                     help="share of the noise variance between runs")
     ap.add_argument("--confirm-runs", type=int, default=2)
@@ -384,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.issue27 or args.service:
         cv = float(args.cv.split(",")[0]) / 100
         if args.service:
-            from bench.changes_service import run_service
+            from bench.detection_quality_service import run_service
 
             level, at = planted(args.service, 42, args.commits)
             result = run_service(level, cv, args.run_share, args.seed,

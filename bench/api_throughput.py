@@ -16,7 +16,7 @@
 ``--throughput-only`` leaves out 2 and the CSV request. The measurement of the goals on
 an idle machine (history / compare p95, ingest results/s; ~4 minutes at 5 M results):
 
-    .venv/bin/python -m bench.hardening --database bb_bench --single --throughput-only \
+    .venv/bin/python -m bench.api_throughput --database bb_bench --single --throughput-only \
         --out /tmp/throughput.json
 
 Before / after in one run: ``--baseline main`` (or any commit) instead of ``--single``.
