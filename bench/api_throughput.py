@@ -1,4 +1,4 @@
-"""Issue 13's throughput figures in one run, on a database made by bench.seed:
+"""The API's throughput figures in one run, on a database made by bench.seed:
 
 1. the hot reads (history, tradeoff, compare) timed one at a time against two API
    servers on the same database, queries interleaved server by server so both see the
