@@ -375,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--planted", action="store_true",
                     help="the simulator on the planted deployment scenarios")
     ap.add_argument("--service", choices=("noise", "min_step", "drift", "spike"),
-                    help="one planted scenario through the service (bench/detection_quality_service.py)")
+                    help="one planted scenario through the service "
+                         "(bench/detection_quality_service.py)")
     ap.add_argument("--run-share", type=float, default=0.5,
                     help="share of the noise variance between runs")
     ap.add_argument("--confirm-runs", type=int, default=2)
