@@ -1,4 +1,4 @@
-"""Time the worker's per-commit build with pinned codecs (issue 10's 60 s / 1 s goals).
+"""Time the worker's per-commit build with pinned codecs (goals: 60 s cold, 1 s cached).
 
     .venv/bin/python -m bench.codec_build_time [--jobs 2] [--download] [--out FILE.json]
 

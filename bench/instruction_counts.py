@@ -1,4 +1,4 @@
-"""Issue 23's figures (record them in docs/perf/instructions.md):
+"""Instruction-count figures (recorded in docs/perf/instructions.md):
 
     # Spearman rank correlation of instructions (and estimated cycles) per MB against the
     # median MB/s over the settings of a counted document (`basketbench run --instructions`)

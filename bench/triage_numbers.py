@@ -1,4 +1,4 @@
-"""The numbers of docs/perf/triage.md, read from a seeded API (issue 25):
+"""The numbers of docs/perf/changes.md#triage-at-scale, read from a seeded API:
 
     cd frontend && node e2e/serve.mjs --commits 300     # prints {"url": ...}
     .venv/bin/python -m bench.triage_numbers http://127.0.0.1:PORT

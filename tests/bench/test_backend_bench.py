@@ -116,14 +116,14 @@ def test_seed_rejects_bad_scale(pg_admin_url: str) -> None:
 @pytest.mark.integration
 def test_hardening_compares_a_commit_with_this_tree(bench_database: str, pg_admin_url: str,
                                                     tmp_path: Path) -> None:
-    """bench.hardening --baseline: the commit's backend and this tree served side by side
+    """bench.api_throughput --baseline: the commit's backend and this tree served side by side
     on one database, the same answers from both, ingest measured on both and removed."""
     seeded = _run(["bench.seed", "--database", bench_database, "--commits", str(COMMITS),
                    "--machines", str(MACHINES), "--datasets", str(DATASETS),
                    "--configurations", str(CONFIGURATIONS), "--quiet"], pg_admin_url)
     assert seeded.returncode == 0, seeded.stderr
     out = tmp_path / "hardening.json"
-    ran = _run(["bench.hardening", "--database", bench_database, "--baseline", "HEAD",
+    ran = _run(["bench.api_throughput", "--database", bench_database, "--baseline", "HEAD",
                 "--throughput-only", "--no-detection", "--requests", "3", "--warmup", "0",
                 "--ingest-docs", "2", "--ingest-rounds", "2", "--compare-answers", "2",
                 "--out", str(out)], pg_admin_url)

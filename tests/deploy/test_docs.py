@@ -9,7 +9,7 @@ from basketbench_workers.config import WorkerSettings
 
 from .support import REPO
 
-DOC = REPO / "README.md"
+DOC = REPO / "docs" / "configuration.md"
 
 
 def _documented() -> set[str]:

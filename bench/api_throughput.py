@@ -1,4 +1,4 @@
-"""Issue 13's throughput figures in one run, on a database made by bench.seed:
+"""The API's throughput figures in one run, on a database made by bench.seed:
 
 1. the hot reads (history, tradeoff, compare) timed one at a time against two API
    servers on the same database, queries interleaved server by server so both see the
@@ -16,7 +16,7 @@
 ``--throughput-only`` leaves out 2 and the CSV request. The measurement of the goals on
 an idle machine (history / compare p95, ingest results/s; ~4 minutes at 5 M results):
 
-    .venv/bin/python -m bench.hardening --database bb_bench --single --throughput-only \
+    .venv/bin/python -m bench.api_throughput --database bb_bench --single --throughput-only \
         --out /tmp/throughput.json
 
 Before / after in one run: ``--baseline main`` (or any commit) instead of ``--single``.

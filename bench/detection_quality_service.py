@@ -6,7 +6,7 @@ answered at once with a document drawn from the truth (run-level and within-run 
 and ingested with its run id, as a worker uploads it. So its rerun figures describe the
 service, not the simulator.
 
-    .venv/bin/python -m bench.changes_bench --service noise --commits 300
+    .venv/bin/python -m bench.detection_quality --service noise --commits 300
 
 42 speed series (3 datasets x 7 configurations x compress/decompress) on one machine.
 """

@@ -6,16 +6,16 @@ from __future__ import annotations
 import numpy as np
 from basketbench.stats.speed import SpeedRule
 
-from bench import changes_bench
+from bench import detection_quality
 
 
 def test_small_world_scores_like_the_full_benchmark() -> None:
     rng = np.random.default_rng(7)
-    world = changes_bench.make_world(30, 70, rng, step_every=35)
+    world = detection_quality.make_world(30, 70, rng, step_every=35)
     assert world.steps and world.outliers and world.drift
-    alarms, reruns = changes_bench.run_detector(world, 0.02, SpeedRule(), rng)
-    ours = changes_bench.score(world, alarms)
-    plain = changes_bench.score(world, changes_bench.plain_rule(world, 0.02,
+    alarms, reruns = detection_quality.run_detector(world, 0.02, SpeedRule(), rng)
+    ours = detection_quality.score(world, alarms)
+    plain = detection_quality.score(world, detection_quality.plain_rule(world, 0.02,
                                                                 np.random.default_rng(7)))
     assert ours["recall"].get("10", 1.0) == 1.0 and ours["recall"].get("5", 1.0) >= 0.9
     assert ours["false_per_1000"] <= 2.0
@@ -29,11 +29,11 @@ def test_small_world_scores_like_the_full_benchmark() -> None:
 # runs; 42 series, as the histories through the API).
 
 
-def _run(kind: str, commits: int, seed: int = 3) -> tuple[list[changes_bench.Alarm], int,
-                                                           changes_bench.Trace, int]:
-    level, at = changes_bench.planted(kind, 42, commits)
-    trace = changes_bench.Trace()
-    alarms, reruns = changes_bench.run_detector(changes_bench._world(level), 0.01, SpeedRule(),
+def _run(kind: str, commits: int, seed: int = 3) -> tuple[list[detection_quality.Alarm], int,
+                                                           detection_quality.Trace, int]:
+    level, at = detection_quality.planted(kind, 42, commits)
+    trace = detection_quality.Trace()
+    alarms, reruns = detection_quality.run_detector(detection_quality._world(level), 0.01, SpeedRule(),
                                                 np.random.default_rng(seed), 0.5, trace=trace)
     return alarms, reruns, trace, at
 

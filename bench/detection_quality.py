@@ -1,6 +1,6 @@
 """Detection benchmark: synthetic histories through the same rule the service runs.
 
-    .venv/bin/python -m bench.changes_bench --out /tmp/changes.json
+    .venv/bin/python -m bench.detection_quality --out /tmp/changes.json
 
 For each noise level (CV of a sample: half its variance between runs, half within a
 run, 9 samples per run) it builds ``--series`` series per commit over ``--commits``
@@ -252,7 +252,7 @@ def score(world: World, alarms: list[Alarm]) -> dict[str, Any]:
     matched: set[int] = set()
     hits: dict[float, list[int]] = defaultdict(list)
     delays: list[int] = []
-    big_delays: list[int] = []  # steps of 3 % and more: the issue's goal
+    big_delays: list[int] = []  # steps of 3 % and more: the goal
     exact = 0
     for s, c, size in world.steps:
         found = None
@@ -296,7 +296,7 @@ def score(world: World, alarms: list[Alarm]) -> dict[str, Any]:
 
 
 def planted(kind: str, series: int = 42, commits: int = 300) -> tuple[np.ndarray, int]:
-    """Issue 27's planted histories on series 0 (the rest flat): ``noise`` (nothing),
+    """The planted deployment histories on series 0 (the rest flat): ``noise`` (nothing),
     ``min_step`` (-2 % at commit 60, the minimum effect), ``drift`` (-0.05 % per commit,
     10 % over 200 commits), ``spike`` (-30 % at commit 40, back at 41). Returns the truth
     and the commit of interest (the step; for the drift, where it reaches 3 %)."""
@@ -315,9 +315,9 @@ def planted(kind: str, series: int = 42, commits: int = 300) -> tuple[np.ndarray
     return level, 0
 
 
-def issue27(seed: int = 1, series: int = 42, cv: float = 0.01,
+def planted_scenarios(seed: int = 1, series: int = 42, cv: float = 0.01,
             run_share: float = 0.5) -> dict[str, Any]:
-    """The simulator's figures for issue 27's planted scenarios (1 % noise, half of its
+    """The simulator's figures for the planted deployment scenarios (1 % noise, half of its
     variance between runs)."""
     rule = SpeedRule()
     out: dict[str, Any] = {"cv_pct": cv * 100, "run_share": run_share, "series": series}
@@ -366,19 +366,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-effect", type=float, default=2.0)
     ap.add_argument("--screen-q", type=float, default=SpeedRule.screen_q)
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--issue27", action="store_true",
-                    help="the simulator on issue 27's planted scenarios")
+    ap.add_argument("--planted", action="store_true",
+                    help="the simulator on the planted deployment scenarios")
     ap.add_argument("--service", choices=("noise", "min_step", "drift", "spike"),
-                    help="one planted scenario through the service (bench/changes_service.py)")
+                    help="one planted scenario through the service "
+                         "(bench/detection_quality_service.py)")
     ap.add_argument("--run-share", type=float, default=0.5,
                     help="share of the noise variance between runs")
     ap.add_argument("--confirm-runs", type=int, default=2)
     ap.add_argument("--rerun-budget", type=float, default=1.0)
     args = ap.parse_args(argv)
-    if args.issue27 or args.service:
+    if args.planted or args.service:
         cv = float(args.cv.split(",")[0]) / 100
         if args.service:
-            from bench.changes_service import run_service
+            from bench.detection_quality_service import run_service
 
             level, at = planted(args.service, 42, args.commits)
             result = run_service(level, cv, args.run_share, args.seed,
@@ -390,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
                    "planted_at": at, **result.summary(),
                    "changes": [c for c in result.changes if c["state"] != "rejected"][:50]}
         else:
-            row = issue27(args.seed, 42, cv, args.run_share)
+            row = planted_scenarios(args.seed, 42, cv, args.run_share)
         print(json.dumps(row), flush=True)
         if args.out:
             args.out.write_text(json.dumps(row, indent=1))
