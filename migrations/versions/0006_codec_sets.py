@@ -8,8 +8,8 @@
   measures several codec sets without becoming a new machine version). Two versions of a
   machine that differed only in libraries keep their old hashes (both stay as they were).
 
-The two hash rules are copied from basketbench.services (codecs.codec_set_key,
-machines.fingerprint_hash) as they are at this revision.
+The two hash rules are copied from basketbench.results.codec_sets.codec_set_key and
+basketbench.catalog.machines.fingerprint_hash as they are at this revision.
 
 Revision ID: 0006
 Revises: 0003

@@ -33,8 +33,9 @@ def _run(kind: str, commits: int, seed: int = 3) -> tuple[list[detection_quality
                                                            detection_quality.Trace, int]:
     level, at = detection_quality.planted(kind, 42, commits)
     trace = detection_quality.Trace()
-    alarms, reruns = detection_quality.run_detector(detection_quality._world(level), 0.01, SpeedRule(),
-                                                np.random.default_rng(seed), 0.5, trace=trace)
+    alarms, reruns = detection_quality.run_detector(
+        detection_quality._world(level), 0.01, SpeedRule(), np.random.default_rng(seed), 0.5,
+        trace=trace)
     return alarms, reruns, trace, at
 
 

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from basketbench.app import create_app
 from basketbench.core import migrate
 from basketbench.core.config import Settings
-from basketbench.main import create_app
-from basketbench.services.tokens import create_token
+from basketbench.core.tokens import create_token
 from basketbench_workers.config import WorkerSettings
 from fastapi.testclient import TestClient
 

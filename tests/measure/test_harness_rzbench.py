@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from basketbench.cli.app import app
+from basketbench.cli.app.app import app
 from basketbench.measure.document.contract import validate_document
 from basketbench.measure.rootio.corpus_format import read_corpus
 from basketbench.measure.rootio.extract import CorpusSummary
@@ -74,7 +74,7 @@ def test_recompressed_sizes_agree_with_root(verified: dict) -> None:
                 exit_code=code,
             )
         )
-    print("\n" + markdown_table(rows))  # the record (pytest -s); docs/perf/corpus.md has it
+    print("\n" + markdown_table(rows))  # the record (pytest -s); docs/perf/harness.md has it
     by_name = {r.file: r for r in rows}
     checked = 0
     for name, (fcompress, tolerance) in SIZE_AGREEMENT.items():

@@ -8,7 +8,7 @@ split, edivisive.best_split, with each side at its mean). A drift is reported wh
 - the line's shift over the window passes the minimum (detection_drift_min_pct),
 - its slope differs from zero at ``alpha``; the runs' spread comes from the differences
   of successive runs (a trend does not widen them), floored by ``floor``.
-Pure numpy: the service and bench/changes_bench.py share it."""
+Pure numpy: the service and bench/detection_quality.py share it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The speed rule for one commit's family of series, independent of the database:
-the service feeds it histories from PostgreSQL, bench/changes_bench.py synthetic ones.
+the service feeds it histories from PostgreSQL, bench/detection_quality.py synthetic ones.
 
 Per series three tests, all in one Benjamini-Hochberg family per commit:
 - ``single``: the newest point against the current segment (change at the newest commit);

@@ -276,7 +276,7 @@ def test_gbench_out_of_range_values_are_skipped_not_stored(client, auth, session
 
 def test_json_dumper_is_set_per_connection_not_per_ingest(client, auth, monkeypatch):
     """psycopg makes new dumper classes at every set_json_dumps call; called per ingest they
-    piled up until class creation took 71 % of the API's CPU (docs/perf/hardening.md)."""
+    piled up until class creation took 71 % of the API's CPU (docs/perf/backend.md)."""
     import psycopg.types.json as pj
 
     calls = []
