@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { TextField } from '@/components/ui/field';
 import { ErrorState } from '@/components/ui/states';
-import { loadToken, saveToken } from '@/features/runs/utils/token-store';
+import { loadToken, saveToken, tokenRemembered } from '@/lib/token-storage';
 import { getAdvice, useAdviseRuns, useStartAdvise } from '../api/advise-runs';
 import { parseAdvice, type AdviceFile } from '../utils/candidates';
 
@@ -21,7 +21,7 @@ export function AdviseRuns({ onLoad, onError }: { onLoad: (a: AdviceFile) => voi
     if (!token) return setProblem('A token is needed: create one with `basketbench token create`.');
     if (!tag || !path) return setProblem('Give the worker tag and the file path (relative to its data root).');
     if (path.startsWith('/') || path.split('/').includes('..')) return setProblem(`path ${path}: give it relative to the worker's data root, without '..'`);
-    saveToken(token, loadToken() !== '');
+    saveToken(token, tokenRemembered());
     start.mutate({ body: { tag, path }, token });
   };
 

@@ -10,7 +10,7 @@ import { settingLabel, shortSha } from '@/lib/format';
 import { Plot } from '@/lib/plot';
 import { plotText } from '@/lib/plot-text';
 import type { Candidate, CostModel } from '@/types/api';
-import { useTradeoffs } from '@/features/tradeoff/api/get-tradeoff';
+import { useTradeoffs } from '@/api/get-tradeoff';
 import { useRecommendation } from '../api/post-recommend';
 import { useBranchSizes } from '../api/get-branch-sizes';
 import { DEFAULT_MODEL, fromTradeoff, parseAdvice, speedsOf, toGroupSizes, type AdviceFile } from '../utils/candidates';

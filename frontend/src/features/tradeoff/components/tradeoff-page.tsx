@@ -11,7 +11,7 @@ import { toQuery } from '@/lib/api-client';
 import { cleanList, useUrlState, type StateOf } from '@/lib/url-state';
 import { datasetKindLabel } from '@/lib/dataset-kind';
 import type { Tradeoff } from '@/types/api';
-import { useTradeoffs, type TradeoffParams } from '../api/get-tradeoff';
+import { useTradeoffs, type TradeoffParams } from '@/api/get-tradeoff';
 import { CommitLink } from '@/components/commit-link';
 import { fmtCodecs, unionSeries } from '@/lib/codecs';
 import { axisRange, axisRangeOf, formatRange, parseRange } from '@/lib/zoom';
