@@ -6,6 +6,8 @@ import { CheckField, DeferredTextField, PageHeader, SelectField, TextField } fro
 import { Pager } from '@/components/ui/pager';
 import { EmptyState, QueryView, Spinner } from '@/components/ui/states';
 import { fmtDate, fmtPct, METRIC_LABELS } from '@/lib/format';
+import { changeHistoryLink } from '@/lib/history-links';
+import { loadToken } from '@/lib/token-storage';
 import { bool, num, str, useUrlState } from '@/lib/url-state';
 import type { Change, ChangeSummaryLine } from '@/types/api';
 import { useChanges, type ChangesParams } from '../api/get-changes';
@@ -13,7 +15,7 @@ import { SUMMARY_PAGE, useChangeSummary } from '../api/get-change-summary';
 import { useSetChangeStatus } from '../api/set-change-status';
 import { useSetManyStatuses } from '../api/set-many-statuses';
 import { ChangeEvidence } from './change-evidence';
-import { bisectionText, groupLines, historyLink, type CommitLines } from '../utils/group';
+import { bisectionText, groupLines, type CommitLines } from '../utils/group';
 
 const changesSchema = {
   status: str('open'),
@@ -29,7 +31,6 @@ const changesSchema = {
 };
 const STATUSES = ['open', 'acknowledged', 'fixed', 'ignored'];
 const CODECS = ['zlib', 'lzma', 'lz4', 'zstd', 'memcpy'];
-const TOKEN_KEY = 'basketbench.token'; // the same key the Runs page remembers a token under
 const NEEDS_TOKEN = 'needs a token: enter an API token in the Token field';
 
 type Status = 'acknowledged' | 'fixed' | 'ignored' | 'open';
@@ -39,14 +40,6 @@ const ACTIONS: [Status, string][] = [
   ['ignored', 'ignore'],
   ['open', 'reopen'],
 ];
-
-function storedToken(): string {
-  try {
-    return localStorage.getItem(TOKEN_KEY) ?? '';
-  } catch {
-    return '';
-  }
-}
 
 /** Status buttons; without a token they look disabled and say why. */
 function StatusButtons({ token, pending, hide, onAct, error }: { token: string; pending: boolean; hide: (s: Status) => boolean; onAct: (s: Status) => void; error: Error | null }) {
@@ -134,7 +127,7 @@ function LineRows({ line, filter, token }: { line: ChangeSummaryLine; filter: Ch
           <Fragment key={c.id}>
             <tr className={c.direction === 'regression' ? 'row-bad' : 'row-good'} data-testid="change-row" data-status={c.status}>
               <td>
-                <Link to={historyLink(c)}>
+                <Link to={changeHistoryLink(c)}>
                   {c.dataset} · {c.configuration.label}
                 </Link>
               </td>
@@ -231,7 +224,7 @@ function CommitCard({ group, filter, token }: { group: CommitLines; filter: Chan
 
 export function ChangesPage() {
   const [state, set] = useUrlState(changesSchema);
-  const [token, setToken] = useState(storedToken);
+  const [token, setToken] = useState(loadToken);
   const dims = useDimensions();
   const filter: ChangesParams = {
     status: state.status === 'any' ? undefined : state.status || undefined,

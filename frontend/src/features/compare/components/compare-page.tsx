@@ -13,6 +13,7 @@ import { CommitSelect } from '@/components/ui/commit-select';
 import { EmptyState, ErrorState, NO_RESULTS_HINT, Spinner } from '@/components/ui/states';
 import { downloadText, toCsv } from '@/lib/csv';
 import { fmtNumber, fmtPct, METRIC_LABELS, shortSha } from '@/lib/format';
+import { compareRowHistoryLink } from '@/lib/history-links';
 import { useUrlState } from '@/lib/url-state';
 import { toQuery } from '@/lib/api-client';
 import type { CodecSet, CompareRow, CompareRule } from '@/types/api';
@@ -21,18 +22,6 @@ import { compareSchema } from './compare-state';
 import { selectionProblem } from '../utils/selection';
 import { Pager } from '@/components/ui/pager';
 import { defaultPair } from '../utils/defaults';
-
-function historyLink(row: CompareRow, machine: string): string {
-  const c = row.configuration;
-  return `/history${toQuery({
-    s: `${c.setting}~${row.dataset}~${machine}~${row.metric}`,
-    pre: c.preconditioner === 'none' ? undefined : c.preconditioner,
-    dict: c.dictionary_size || undefined,
-    basket: c.basket_size || undefined,
-    threads: c.threads === 1 ? undefined : c.threads,
-    mode: c.mode === 'basket' ? undefined : c.mode,
-  })}`;
-}
 
 /** Exact bytes when the server has them (merged size rows), else the rounded value. */
 function fmtValue(v: number | null, bytes: number | null | undefined): string {
@@ -146,7 +135,7 @@ export function ComparePage() {
       value: (r) => (r.regression ? 2 : r.significant ? 1 : 0),
       render: (r) => (r.regression ? 'regression' : r.significant ? 'improvement' : 'no change'),
     },
-    { key: 'history', header: 'history', value: () => null, render: (r) => <Link to={historyLink(r, historyMachine)}>history</Link> },
+    { key: 'history', header: 'history', value: () => null, render: (r) => <Link to={compareRowHistoryLink(r, historyMachine)}>history</Link> },
   ];
   const counts = compare.data?.counts ?? { regressions: 0, improvements: 0, rows: 0 };
   const rule = compare.data?.rule;
