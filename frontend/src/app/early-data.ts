@@ -8,7 +8,7 @@
 // the pages' queries. If they drift apart, the page asks again on its own (`make
 // frontend-perf` warns about the extra request).
 import type { HistoryParams } from '@/features/history/api/get-history';
-import type { TradeoffParams } from '@/features/tradeoff/api/get-tradeoff';
+import type { TradeoffParams } from '@/api/get-tradeoff';
 
 export interface RouteData {
   page: 'tradeoffs' | 'history' | null;

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { getHistoryQueryOptions } from '@/features/history/api/get-history';
-import { getTradeoffQueryOptions } from '@/features/tradeoff/api/get-tradeoff';
+import { getTradeoffQueryOptions } from '@/api/get-tradeoff';
 import { plotlyFlavour } from '@/lib/plot';
 import { apiUrl } from '@/lib/api-client';
 import { WEBGL_MIN_POINTS } from '@/lib/webgl';

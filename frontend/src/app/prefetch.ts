@@ -6,7 +6,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getCommits, getCommitsQueryOptions } from '@/api/get-commits';
 import { getDimensions, getDimensionsQueryOptions } from '@/api/get-dimensions';
 import { getHistory, getHistoryQueryOptions } from '@/features/history/api/get-history';
-import { getTradeoff, getTradeoffQueryOptions } from '@/features/tradeoff/api/get-tradeoff';
+import { getTradeoff, getTradeoffQueryOptions } from '@/api/get-tradeoff';
 import { plotlyFlavour, type PlotlyFlavour } from '@/lib/plot';
 import { fastScatter } from '@/lib/webgl';
 import { DIMENSIONS_URL, EARLY_DATA, earlyUrl, largestPlot, NEWEST_COMMIT_URL, routeData } from './early-data';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, ChangeSummaryLine } from '@/types/api';
-import { bisectionText, groupByCommit, groupLines, historyLink } from './group';
+import { bisectionText, groupByCommit, groupLines } from './group';
 
 function change(id: number, sha: string, machineId: number, direction: 'regression' | 'improvement'): Change {
   return {
@@ -37,14 +37,6 @@ describe('groupByCommit', () => {
     ]);
     expect(groups[0]?.regressions).toBe(1);
     expect(groups[0]?.improvements).toBe(1);
-  });
-});
-
-describe('historyLink', () => {
-  it('names the series the way the history page reads it', () => {
-    expect(historyLink(change(1, 'c'.repeat(40), 1, 'regression'))).toBe(
-      '/history?s=505%7Ehzz%7Ebench-01%402%7Edecompress_mbps&pre=shuffle',
-    );
   });
 });
 

@@ -27,19 +27,6 @@ export function groupByCommit(changes: readonly Change[]): ChangeGroup[] {
   return [...groups.values()];
 }
 
-/** The history page's URL for the change's series (see features/history/utils/series). */
-export function historyLink(c: Change): string {
-  const machine = `${c.machine.name}@${c.machine.version}`;
-  const params = new URLSearchParams();
-  params.append('s', [c.configuration.setting, c.dataset, machine, c.metric].join('~'));
-  if (c.configuration.preconditioner !== 'none') params.append('pre', c.configuration.preconditioner);
-  if (c.configuration.dictionary_size) params.append('dict', String(c.configuration.dictionary_size));
-  if (c.configuration.basket_size) params.append('basket', String(c.configuration.basket_size));
-  if (c.configuration.threads !== 1) params.append('threads', String(c.configuration.threads));
-  if (c.configuration.mode !== 'basket') params.append('mode', c.configuration.mode);
-  return `/history?${params.toString()}`;
-}
-
 export function bisectionText(b: Record<string, unknown>): string | null {
   const status = typeof b.status === 'string' ? b.status : null;
   const steps = Array.isArray(b.steps) ? b.steps.length : 0;

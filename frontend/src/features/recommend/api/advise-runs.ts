@@ -13,7 +13,17 @@ export const useAdviseRuns = () =>
   );
 
 /** A finished advise run's document (what `basketbench advise --json` writes). */
-export const getAdvice = (runId: number): Promise<unknown> => apiRequest<unknown>(`/advise/${runId}`);
+export const getAdvice = (runId: number, signal?: AbortSignal): Promise<unknown> => apiRequest<unknown>(`/advise/${runId}`, {}, { signal });
+
+export const getAdviceQueryOptions = (runId: number) =>
+  queryOptions({
+    queryKey: ['advice', runId],
+    queryFn: ({ signal }) => getAdvice(runId, signal),
+    enabled: runId > 0,
+  });
+
+/** The advice of the run the URL names (?advise=), 0: none. */
+export const useAdvice = (runId: number) => useQuery(getAdviceQueryOptions(runId));
 
 export const useStartAdvise = () => {
   const queryClient = useQueryClient();

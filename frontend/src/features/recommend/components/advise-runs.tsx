@@ -1,13 +1,16 @@
 // Advise on a file already on a worker's data path (no upload through the browser): queue an
 // advise run (POST /advise, a token), follow its progress, load its advice like a file.
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { TextField } from '@/components/ui/field';
 import { ErrorState } from '@/components/ui/states';
-import { loadToken, saveToken } from '@/features/runs/utils/token-store';
-import { getAdvice, useAdviseRuns, useStartAdvise } from '../api/advise-runs';
+import { loadToken, saveToken, tokenRemembered } from '@/lib/token-storage';
+import { getAdviceQueryOptions, useAdviseRuns, useStartAdvise } from '../api/advise-runs';
 import { parseAdvice, type AdviceFile } from '../utils/candidates';
 
-export function AdviseRuns({ onLoad, onError }: { onLoad: (a: AdviceFile) => void; onError: (message: string) => void }) {
+/** `onLoad` gets the run's advice and its id (the page keeps the id in its URL). */
+export function AdviseRuns({ onLoad, onError }: { onLoad: (a: AdviceFile, runId: number) => void; onError: (message: string) => void }) {
+  const queryClient = useQueryClient();
   const runs = useAdviseRuns();
   const start = useStartAdvise();
   const [tag, setTag] = useState('');
@@ -21,13 +24,14 @@ export function AdviseRuns({ onLoad, onError }: { onLoad: (a: AdviceFile) => voi
     if (!token) return setProblem('A token is needed: create one with `basketbench token create`.');
     if (!tag || !path) return setProblem('Give the worker tag and the file path (relative to its data root).');
     if (path.startsWith('/') || path.split('/').includes('..')) return setProblem(`path ${path}: give it relative to the worker's data root, without '..'`);
-    saveToken(token, loadToken() !== '');
+    saveToken(token, tokenRemembered());
     start.mutate({ body: { tag, path }, token });
   };
 
   const load = (runId: number, name: string) => {
-    getAdvice(runId)
-      .then((doc) => onLoad(parseAdvice(JSON.stringify(doc))))
+    queryClient
+      .fetchQuery(getAdviceQueryOptions(runId))
+      .then((doc) => onLoad(parseAdvice(JSON.stringify(doc)), runId))
       .catch((e: unknown) => onError(`advise run ${runId} (${name}): ${(e as Error).message}`));
   };
 

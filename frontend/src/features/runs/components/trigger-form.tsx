@@ -3,7 +3,8 @@ import { CheckField, MultiSelectField, SelectField, TextField } from '@/componen
 import { ErrorState } from '@/components/ui/states';
 import type { TriggerRequest } from '@/types/api';
 import { useTriggerRun } from '../api/trigger-run';
-import { loadToken, parseShas, saveToken } from '../utils/token-store';
+import { loadToken, saveToken, tokenRemembered } from '@/lib/token-storage';
+import { parseShas } from '../utils/shas';
 
 export function TriggerForm({ tags, repositories }: { tags: readonly string[]; repositories: readonly string[] }) {
   const mutation = useTriggerRun();
@@ -15,7 +16,7 @@ export function TriggerForm({ tags, repositories }: { tags: readonly string[]; r
   const [chosenTags, setChosenTags] = useState<string[]>([]);
   const [suite, setSuite] = useState('');
   const [token, setToken] = useState(loadToken);
-  const [remember, setRemember] = useState(() => loadToken() !== '');
+  const [remember, setRemember] = useState(tokenRemembered);
   const [problem, setProblem] = useState('');
 
   const submit = (e: React.FormEvent) => {

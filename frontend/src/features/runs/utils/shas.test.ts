@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseShas } from './token-store';
+import { parseShas } from './shas';
 
 describe('parseShas', () => {
   it('splits on commas, spaces and newlines and drops empties', () => {

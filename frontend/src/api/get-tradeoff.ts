@@ -1,3 +1,5 @@
+// Shared: the trade-off page plots these points; the Recommend page ranks them as its
+// default candidates; app/prefetch.ts starts them before the page renders.
 import { queryOptions, useQueries } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import type { Tradeoff } from '@/types/api';
