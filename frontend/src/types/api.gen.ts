@@ -1919,7 +1919,7 @@ export interface components {
             embedded: boolean;
             /**
              * Detection Pending
-             * @description documents whose change detection has not run yet (services/detection/queue.py); null when the database is unavailable
+             * @description documents whose change detection has not run yet (changes/detection/queue.py); null when the database is unavailable
              */
             detection_pending?: number | null;
             /**
@@ -2919,7 +2919,7 @@ export interface components {
         };
         /**
          * WorkerTagOut
-         * @description A hardware tag and whether a worker serves it (services/worker_tags.py).
+         * @description A hardware tag and whether a worker serves it (catalog/worker_tags.py).
          */
         WorkerTagOut: {
             /** Tag */
