@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import xxhash
-from basketbench.cli.app.app import app
+from basketbench.cli.app import app
 from basketbench.measure.rootio.corpus_format import (
     MAGIC,
     PREAMBLE_SIZE,

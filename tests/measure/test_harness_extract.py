@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import uproot
 import xxhash
-from basketbench.cli.app.app import app
+from basketbench.cli.app import app
 from basketbench.measure.rootio.corpus_format import read_corpus
 from basketbench.measure.rootio.extract import CorpusSummary, ExtractionError, extract_corpus
 from basketbench.measure.rootio.root_files import (

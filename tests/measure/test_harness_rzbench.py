@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from basketbench.cli.app.app import app
+from basketbench.cli.app import app
 from basketbench.measure.document.contract import validate_document
 from basketbench.measure.rootio.corpus_format import read_corpus
 from basketbench.measure.rootio.extract import CorpusSummary
