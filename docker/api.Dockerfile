@@ -32,6 +32,7 @@ RUN groupadd --system --gid 10001 basketbench \
 COPY pyproject.toml README.md alembic.ini ./
 COPY backend/ backend/
 COPY workers/ workers/
+COPY devtools/ devtools/
 COPY migrations/ migrations/
 RUN pip install --no-cache-dir -e .
 COPY --from=frontend /src/frontend/dist/ frontend/dist/

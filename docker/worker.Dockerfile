@@ -34,6 +34,7 @@ RUN groupadd --system --gid 10001 basketbench \
 COPY pyproject.toml README.md ./
 COPY backend/ backend/
 COPY workers/ workers/
+COPY devtools/ devtools/
 # The `demo` extra is scikit-hep-testdata: the real ROOT files the suites' corpora come from
 # (more files, e.g. for the `full` suite: mount them at /shared/data/root-files).
 RUN pip install --no-cache-dir -e '.[demo]'
