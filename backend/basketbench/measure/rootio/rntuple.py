@@ -16,23 +16,22 @@ Every malformed input raises RNTupleError naming the field and the byte offset.
 
 from __future__ import annotations
 
-import lzma
 import struct
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
-import cramjam
 import numpy as np
 import xxhash
+
+from basketbench.measure.rootio import blocks
+from basketbench.measure.rootio.blocks import BlockError
 
 SUPPORTED_EPOCH = 1
 ENVELOPE_HEADER, ENVELOPE_FOOTER, ENVELOPE_PAGELIST = 1, 2, 3
 _ENVELOPE_NAMES = {ENVELOPE_HEADER: "header", ENVELOPE_FOOTER: "footer",
                    ENVELOPE_PAGELIST: "page list"}
 _ANCHOR = struct.Struct(">4H7Q")  # version epoch/major/minor/patch, seek/nbytes/len x2, max key
-_BLOCK_HEADER = 9
 
 
 class RNTupleError(ValueError):
@@ -86,57 +85,14 @@ COLUMN_TYPES_BY_NAME = {t.name: t for t in COLUMN_TYPES.values()}
 
 
 def decompress_blocks(data: bytes, size: int, where: str) -> bytes:
-    """The `size` bytes that ROOT's 9-byte-framed blocks in `data` decompress to.
+    """The `size` bytes that ROOT's 9-byte-framed blocks in `data` decompress to (blocks.py).
 
     `data` of exactly `size` bytes is stored uncompressed (RNTuple's rule).
     """
-    if len(data) == size:
-        return data
-    out = bytearray()
-    pos = 0
-    while pos < len(data):
-        if len(data) - pos < _BLOCK_HEADER:
-            raise RNTupleError(f"{where}: compressed block header at byte {pos} is cut short")
-        magic = data[pos:pos + 2]
-        csize = int.from_bytes(data[pos + 3:pos + 6], "little")
-        usize = int.from_bytes(data[pos + 6:pos + 9], "little")
-        start, end = pos + _BLOCK_HEADER, pos + _BLOCK_HEADER + csize
-        if end > len(data):
-            raise RNTupleError(
-                f"{where}: compressed block at byte {pos} says {csize} bytes, "
-                f"only {len(data) - start} remain")
-        payload = data[start:end]
-        try:
-            block = _decode_block(magic, payload, usize)
-        except RNTupleError as exc:
-            raise RNTupleError(f"{where}: block at byte {pos}: {exc}") from None
-        except Exception as exc:  # the codec libraries raise their own kinds
-            raise RNTupleError(
-                f"{where}: block at byte {pos} ({magic!r}) does not decompress: {exc}") from exc
-        if len(block) != usize:
-            raise RNTupleError(
-                f"{where}: block at byte {pos} decompresses to {len(block)} bytes, "
-                f"its header says {usize}")
-        out += block
-        pos = end
-    if len(out) != size:
-        raise RNTupleError(f"{where}: decompresses to {len(out)} bytes, expected {size}")
-    return bytes(out)
-
-
-def _decode_block(magic: bytes, payload: bytes, usize: int) -> bytes:
-    if magic == b"ZL":
-        return zlib.decompress(payload)
-    if magic == b"XZ":
-        return lzma.decompress(payload)
-    if magic == b"ZS":
-        return bytes(cramjam.zstd.decompress(payload))
-    if magic == b"L4":
-        checksum, body = payload[:8], payload[8:]
-        if xxhash.xxh64(body, seed=0).digest() != checksum:
-            raise RNTupleError("LZ4 block's XXH64 checksum does not match")
-        return bytes(cramjam.lz4.decompress_block(body, output_len=usize))
-    raise RNTupleError(f"unsupported compression algorithm {magic!r}")
+    try:
+        return blocks.decompress(data, size, where)
+    except BlockError as exc:
+        raise RNTupleError(str(exc)) from exc
 
 
 # --------------------------------------------------------------------------- metadata
