@@ -290,3 +290,23 @@ def test_a_damaged_block_names_the_basket(tmp_path: Path) -> None:
     with pytest.raises(ExtractionError,
                        match=re.escape(where) + r": block at byte 0 \(b'ZL'\) does not decompress"):
         extract_corpus([broken], tmp_path / "out.bbc")
+
+
+@pytest.mark.parametrize("name", ["uproot-HZZ-lzma.root", "uproot-mc10events.root",
+                                  RNTUPLE_FILE])
+def test_extraction_never_calls_uproots_decompressor(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every compressed block of a file (baskets, the TTree key, the streamers, RNTuple pages)
+    goes through blocks.py, so even a file in an algorithm uproot refuses (ROOT's old "CS")
+    extracts, without a global replacement of uproot's decompressor."""
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("uproot.compression.decompress was called")
+
+    path = real_file(name)
+    reference = extract_corpus([path], tmp_path / "a.bbc", "x")
+    monkeypatch.setattr(uproot.compression, "decompress", refuse)
+    uproot.model.reset_classes()  # versioned models read from streamers are cached globally
+    ours = extract_corpus([path], tmp_path / "b.bbc", "x")
+    assert (tmp_path / "a.bbc").read_bytes() == (tmp_path / "b.bbc").read_bytes()
+    assert ours.checksum == reference.checksum

@@ -14,13 +14,17 @@ the fNevBuf/fLast fields, no decompression). Its data and entry offsets follow u
 the >i4 entry-offset array [n+1, offsets + fKeylen..., 0], whose last item is replaced by
 `border`.
 
-A TKey object (the TTree itself) is left to uproot's `key.get()` unless its blocks are "CS":
-uproot reads every other algorithm, and its `get()` also retries with the file's own streamers
-when a built-in model does not fit, which a copy of it here would have to reproduce.
+A TKey object (the TTree itself, and the file's TStreamerInfo when uproot needs it) is read by
+uproot's own `key.get()`, with that one key object's `get_uncompressed_chunk_cursor` replaced
+by one that decodes through blocks.py (the streamer key is reached through the per-file hook
+uproot calls before decompressing the streamers). `get()` keeps its models, its object cache
+and its retry with the file's own streamers; only these objects of this open file change,
+so nothing global needs a lock.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -32,7 +36,7 @@ from basketbench.measure.rootio.blocks import BlockError
 _OFFSETS_DTYPE = np.dtype(">i4")
 
 
-class BasketReadError(ValueError):
+class TTreeReadError(ValueError):
     """A basket or key whose bytes cannot be read or decoded (the message says where)."""
 
 
@@ -58,7 +62,7 @@ def _read_exactly(fh: IO[bytes], offset: int, size: int, what: str) -> bytes:
     fh.seek(offset)
     data = fh.read(size)
     if len(data) != size:
-        raise BasketReadError(f"{what} run past the end of the file")
+        raise TTreeReadError(f"{what} run past the end of the file")
     return data
 
 
@@ -88,7 +92,7 @@ def read_basket(branch: Any, index: int, raw_fh: IO[bytes], where: str) -> Baske
     try:
         raw = blocks.decompress(stored, objlen, f"{where} at file offset {start}")
     except BlockError as exc:
-        raise BasketReadError(str(exc)) from exc
+        raise TTreeReadError(str(exc)) from exc
     border = int(members["fLast"]) - keylen
     return BasketBytes(
         keylen=keylen, objlen=objlen, nbytes=nbytes, entries=int(members["fNevBuf"]),
@@ -96,28 +100,50 @@ def read_basket(branch: Any, index: int, raw_fh: IO[bytes], where: str) -> Baske
         byte_offsets=byte_offsets(raw, border, keylen))
 
 
-def read_object(root_file: Any, name: str, raw_fh: IO[bytes], where: str) -> Any:
-    """The object under key `name` of an uproot directory (see the module docstring)."""
+def _key_bytes(key: Any, where: str) -> Callable[[], tuple[Any, Any]]:
+    """A key's `get_uncompressed_chunk_cursor` whose blocks are decoded by blocks.py."""
     import uproot
 
+    def get_uncompressed_chunk_cursor() -> tuple[Any, Any]:
+        start = int(key.data_cursor.index)
+        stop = start + int(key.data_compressed_bytes)
+        chunk = key.file.chunk(start, stop)
+        stored = bytes(chunk.get(start, stop, uproot.source.cursor.Cursor(start), {}))
+        try:
+            raw = blocks.decompress(stored, int(key.data_uncompressed_bytes),
+                                    f"{where} at file offset {start}")
+        except BlockError as exc:
+            raise TTreeReadError(str(exc)) from exc
+        data = np.frombuffer(raw, dtype=np.uint8)
+        # As uproot's own method: the cursor's origin makes offsets inside the object count
+        # from the start of its key, as ROOT's do.
+        return (uproot.source.chunk.Chunk.wrap(chunk.source, data),
+                uproot.source.cursor.Cursor(0, origin=-int(key.fKeylen)))
+
+    return get_uncompressed_chunk_cursor
+
+
+def decode_keys_with_blocks(key: Any, where: str) -> None:
+    """Make this one uproot key (not its class, nor uproot) decompress through blocks.py."""
+    if key.is_compressed:
+        key.get_uncompressed_chunk_cursor = _key_bytes(key, where)
+
+
+def decode_streamers_with_blocks(root_file: Any, where: str) -> None:
+    """Make this open file's TStreamerInfo key decompress through blocks.py, through the hook
+    uproot calls on the file before it decompresses the streamers (uproot reads them when a
+    class version in the file has no built-in model, e.g. a TTree written by ROOT 6.40)."""
+
+    def hook(**kwargs: Any) -> None:
+        decode_keys_with_blocks(kwargs["streamer_key"], f"{where}: streamer info")
+
+    root_file.file.hook_before_read_decompress_streamers = hook
+
+
+def read_object(root_file: Any, name: str, where: str) -> Any:
+    """The object under key `name` of an uproot directory, its blocks decoded by blocks.py
+    and everything else done by uproot's `key.get()` (its models, its retry with the file's
+    own streamers)."""
     key = root_file.key(name)
-    if not key.is_compressed:
-        return root_file[name]
-    start = int(key.data_cursor.index)
-    stored = _read_exactly(raw_fh, start, int(key.data_compressed_bytes),
-                           f"{where}: compressed bytes")
-    if stored[:2] != b"CS":
-        return root_file[name]
-    try:
-        raw = blocks.decompress(stored, int(key.data_uncompressed_bytes),
-                                f"{where} at file offset {start}")
-    except BlockError as exc:
-        raise BasketReadError(str(exc)) from exc
-    # What ReadOnlyKey.get() does with the chunk it decompressed: the cursor's origin makes
-    # offsets inside the object count from the start of its key, as ROOT's do.
-    file = root_file.file
-    chunk = uproot.source.chunk.Chunk.wrap(file.source, np.frombuffer(raw, dtype=np.uint8))
-    cursor = uproot.source.cursor.Cursor(0, origin=-int(key.fKeylen))
-    model = file.class_named(key.fClassName)
-    # Trees are attached to their file and key (uproot's must_be_attached), to read baskets.
-    return model.read(chunk, cursor, {"breadcrumbs": (), "TKey": key}, file, file, key)
+    decode_keys_with_blocks(key, where)
+    return key.get()

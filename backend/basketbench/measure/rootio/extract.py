@@ -20,7 +20,12 @@ from typing import IO, Any
 
 import numpy as np
 
-from basketbench.measure.rootio.baskets import BasketReadError, read_basket, read_object
+from basketbench.measure.rootio.baskets import (
+    TTreeReadError,
+    decode_streamers_with_blocks,
+    read_basket,
+    read_object,
+)
 from basketbench.measure.rootio.corpus_format import CorpusWriter
 from basketbench.measure.rootio.rntuple import (
     RNTupleError,
@@ -254,7 +259,7 @@ class _Extractor:
                 return self._extract_open(path, root_file, raw_fh, tree_name)
         except ExtractionError:
             raise
-        except BasketReadError as exc:  # damaged blocks, read by our own decoder (blocks.py)
+        except TTreeReadError as exc:  # damaged blocks, read by our own decoder (blocks.py)
             raise ExtractionError(str(exc)) from exc
         except Exception as exc:  # truncated or damaged files fail deep inside uproot
             raise ExtractionError(
@@ -265,6 +270,7 @@ class _Extractor:
     def _extract_open(
         self, path: Path, root_file: Any, raw_fh: IO[bytes], tree_name: str | None
     ) -> FileSummary | None:
+        decode_streamers_with_blocks(root_file, path.name)
         fcompress = int(root_file.file.fCompress)
         summary = FileSummary(path=path.name, fcompress=fcompress)
         objects = list(_latest_cycles(root_file.classnames(recursive=True, cycle=True)))
@@ -303,7 +309,7 @@ class _Extractor:
             summary.embedded_baskets += record.embedded
 
         for name, cycle in trees:
-            tree = read_object(root_file, f"{name};{cycle}", raw_fh, f"{path.name}: {name!r}")
+            tree = read_object(root_file, f"{name};{cycle}", f"{path.name}: TTree {name!r}")
             summary.trees.append(name)
             counts = count_branch_names(tree)
             for branch_path, branch in tree.iteritems(recursive=True):
