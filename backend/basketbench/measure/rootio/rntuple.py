@@ -12,6 +12,25 @@ the column's encoding (split, delta, zigzag), so a codec sees exactly what it se
 cross-check with uproot and to re-page a column at another page size.
 
 Every malformed input raises RNTupleError naming the field and the byte offset.
+
+Blocks are decoded by blocks.py (the one decoder of ROOT blocks here). uproot 5 parses the same
+structures (models/RNTuple.py: the anchor, the header and footer envelopes, the page-list
+envelopes and page descriptions); per structure we keep our own parsing, because:
+
+- anchor: uproot checks its XXH3 with a bare `assert` (gone under `python -O`, no offset) and
+  does not refuse another format epoch; ours names the field and byte, and is one struct;
+- header/footer envelopes: uproot's readers keep no byte offsets (our errors name field and
+  offset, and tests edit a column record at its `record_offset`), check the envelope and
+  header checksums with bare `assert`s, and decompress through uproot's own decoder
+  instead of blocks.py;
+- page lists: uproot gives each page's element count, locator and checksum flag, but checks no
+  page checksum, and the extraction needs each page's on-disk bytes, cluster and number in
+  its column, which we would still compute here;
+- pages: uproot decodes pages to values; a corpus needs the encoded buffer ROOT compressed
+  and its stored bytes, which only a reader of its own gives.
+
+Switching any of them would change the damaged-input messages that tests pin; instead
+tests/measure/test_rntuple.py cross-checks every decoded page with uproot's values.
 """
 
 from __future__ import annotations
