@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -242,3 +243,70 @@ def test_output_not_replaced_on_failure(tmp_path: Path) -> None:
         extract_corpus([source, bogus], out)
     assert out.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["bogus.root", "c.bbc"]
+
+
+@pytest.mark.parametrize("name", ["uproot-HZZ-lz4.root", "uproot-Zmumu.root",
+                                  "uproot-HZZ-uncompressed.root"])
+def test_baskets_read_through_our_block_decoder_match_uproot(name: str) -> None:
+    """baskets.read_basket (uproot parses, blocks.py decompresses) gives what uproot's own
+    TBasket gives, and reading a file leaves uproot's decompressor untouched."""
+    from basketbench.measure.rootio.baskets import read_basket
+    from basketbench.measure.rootio.extract import normal_basket_count
+
+    decompress = uproot.compression.decompress
+    path = real_file(name)
+    seen = 0
+    with uproot.open(path) as root_file, open(path, "rb") as raw_fh:
+        for _path, branch in root_file["events"].iteritems(recursive=True):
+            for i in range(normal_basket_count(branch)):
+                ours, theirs = read_basket(branch, i, raw_fh, name), branch.basket(i)
+                assert ours.raw == bytes(theirs.raw_data)
+                assert ours.data == bytes(theirs.data)
+                assert ours.entries == theirs.num_entries and ours.border == theirs.border
+                if theirs.byte_offsets is None:
+                    assert ours.byte_offsets is None
+                else:
+                    assert ours.byte_offsets is not None
+                    assert ours.byte_offsets.tolist() == theirs.byte_offsets.tolist()
+                stored = ours.nbytes - ours.keylen
+                assert (ours.compressed is None) == (stored == ours.objlen)
+                seen += 1
+    assert seen and uproot.compression.decompress is decompress
+
+
+def test_a_damaged_block_names_the_basket(tmp_path: Path) -> None:
+    """A compressed basket whose block does not decode: our decoder's error, with the branch,
+    the basket and the file offset (no uproot traceback text)."""
+    source = real_file("uproot-Zmumu-zlib.root")
+    with uproot.open(source) as root_file:
+        branch = root_file["events"]["px1"]
+        seek = int(branch.member("fBasketSeek")[0])
+        keylen = int(branch.basket_key(0).fKeylen)
+    data = bytearray(source.read_bytes())
+    data[seek + keylen + 9 : seek + keylen + 29] = b"\x00" * 20  # over the zlib header
+    broken = tmp_path / "broken.root"
+    broken.write_bytes(bytes(data))
+    where = f"broken.root: branch '/events;1:px1' basket 0 at file offset {seek + keylen}"
+    with pytest.raises(ExtractionError,
+                       match=re.escape(where) + r": block at byte 0 \(b'ZL'\) does not decompress"):
+        extract_corpus([broken], tmp_path / "out.bbc")
+
+
+@pytest.mark.parametrize("name", ["uproot-HZZ-lzma.root", "uproot-mc10events.root",
+                                  RNTUPLE_FILE])
+def test_extraction_never_calls_uproots_decompressor(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every compressed block of a file (baskets, the TTree key, the streamers, RNTuple pages)
+    goes through blocks.py, so even a file in an algorithm uproot refuses (ROOT's old "CS")
+    extracts, without a global replacement of uproot's decompressor."""
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("uproot.compression.decompress was called")
+
+    path = real_file(name)
+    reference = extract_corpus([path], tmp_path / "a.bbc", "x")
+    monkeypatch.setattr(uproot.compression, "decompress", refuse)
+    uproot.model.reset_classes()  # versioned models read from streamers are cached globally
+    ours = extract_corpus([path], tmp_path / "b.bbc", "x")
+    assert (tmp_path / "a.bbc").read_bytes() == (tmp_path / "b.bbc").read_bytes()
+    assert ours.checksum == reference.checksum

@@ -1,10 +1,11 @@
 """Extract every TTree basket and RNTuple page of real ROOT files into a corpus
 (docs/CORPUS_FORMAT.md).
 
-For each basket we keep the buffer ROOT handed to its compressor (uproot's
-`raw_data`: entry data followed by the entry-offset array) and the exact
-compressed bytes ROOT stored after the basket's TKey, read from the file.
-For each RNTuple page (measure/rootio/rntuple.py) we keep the page as ROOT compressed it
+For each basket we keep the buffer ROOT handed to its compressor (what uproot
+calls `raw_data`: entry data followed by the entry-offset array) and the exact
+compressed bytes ROOT stored after the basket's TKey, read from the file and
+decoded by blocks.py (baskets.py: uproot parses the structure, we decompress).
+For each RNTuple page (rntuple.py) we keep the page as ROOT compressed it
 (the column's elements in the column's encoding) and the page's bytes on disk.
 """
 
@@ -19,8 +20,13 @@ from typing import IO, Any
 
 import numpy as np
 
+from basketbench.measure.rootio.baskets import (
+    TTreeReadError,
+    decode_streamers_with_blocks,
+    read_basket,
+    read_object,
+)
 from basketbench.measure.rootio.corpus_format import CorpusWriter
-from basketbench.measure.rootio.old_cs import OldCsError, reading_old_cs
 from basketbench.measure.rootio.rntuple import (
     RNTupleError,
     decompress_blocks,
@@ -245,17 +251,16 @@ class _Extractor:
             raise ExtractionError(f"{path}: no such file")
         check_root_header(path)
         try:
-            with reading_old_cs():  # the file's own directory may be CS-compressed
-                root_file = uproot.open(path)
+            root_file = uproot.open(path)
         except Exception as exc:
             raise ExtractionError(f"{path}: not a readable ROOT file ({exc})") from exc
         try:
-            with reading_old_cs(), root_file, open(path, "rb") as raw_fh:
+            with root_file, open(path, "rb") as raw_fh:
                 return self._extract_open(path, root_file, raw_fh, tree_name)
         except ExtractionError:
             raise
-        except OldCsError as exc:  # ROOT's old algorithm, read by our own decoder
-            raise ExtractionError(f"{path}: {exc}") from exc
+        except TTreeReadError as exc:  # damaged blocks, read by our own decoder (blocks.py)
+            raise ExtractionError(str(exc)) from exc
         except Exception as exc:  # truncated or damaged files fail deep inside uproot
             raise ExtractionError(
                 f"{path}: cannot read (truncated or damaged ROOT file?): "
@@ -265,6 +270,7 @@ class _Extractor:
     def _extract_open(
         self, path: Path, root_file: Any, raw_fh: IO[bytes], tree_name: str | None
     ) -> FileSummary | None:
+        decode_streamers_with_blocks(root_file, path.name)
         fcompress = int(root_file.file.fCompress)
         summary = FileSummary(path=path.name, fcompress=fcompress)
         objects = list(_latest_cycles(root_file.classnames(recursive=True, cycle=True)))
@@ -303,7 +309,7 @@ class _Extractor:
             summary.embedded_baskets += record.embedded
 
         for name, cycle in trees:
-            tree = root_file[f"{name};{cycle}"]
+            tree = read_object(root_file, f"{name};{cycle}", f"{path.name}: TTree {name!r}")
             summary.trees.append(name)
             counts = count_branch_names(tree)
             for branch_path, branch in tree.iteritems(recursive=True):
@@ -373,33 +379,20 @@ class _Extractor:
         }
         count = normal_basket_count(branch)
         for i in range(count):
-            basket = branch.basket(i)
-            members = basket.all_members
-            raw = bytes(basket.raw_data)
-            keylen, objlen, nbytes = members["fKeylen"], members["fObjlen"], members["fNbytes"]
             where = f"{path.name}: branch {branch.object_path!r} basket {i}"
-            if len(raw) != objlen:
-                raise ExtractionError(
-                    f"{where}: raw payload is {len(raw)} bytes, key says fObjlen {objlen}"
-                )
-            if rebuild_raw(basket.data, basket.byte_offsets, keylen) != raw:
+            basket = read_basket(branch, i, raw_fh, where)
+            if rebuild_raw(basket.data, basket.byte_offsets, basket.keylen) != basket.raw:
                 # Harmless for this basket (raw is ROOT's buffer), but the rule used to
                 # rebuild embedded baskets does not hold here: say so.
                 self.note(f"{where}: entry-offset array not in the usual layout")
-            compressed = None
-            if nbytes - keylen != objlen:
-                raw_fh.seek(int(branch.member("fBasketSeek")[i]) + keylen)
-                compressed = raw_fh.read(nbytes - keylen)
-                if len(compressed) != nbytes - keylen:
-                    raise ExtractionError(f"{where}: compressed bytes run past the end of the file")
             yield {
                 **common,
                 "basket": i,
-                "entries": int(basket.num_entries),
-                "data_bytes": int(basket.border),
+                "entries": basket.entries,
+                "data_bytes": basket.border,
                 "entry_offsets": _entry_starts(basket.byte_offsets),
-                "raw": raw,
-                "root_compressed": compressed,
+                "raw": basket.raw,
+                "root_compressed": basket.compressed,
             }
         basket_entry = branch.member("fBasketEntry")
         if count >= len(basket_entry) or branch.member("fEntries") == basket_entry[count]:
