@@ -7,7 +7,7 @@ workers package) so that the CLI file never grows with their logic.
 from __future__ import annotations
 
 import typer
-from basketbench_devtools.demo import orchestrator as demo
+from basketbench_devtools.demo import command as demo
 
 from basketbench.cli import advise, corpus, run, server
 
