@@ -93,7 +93,7 @@ def run_demo(options: DemoOptions) -> None:
             # ROOT releases first, so the history reads 6.38.00 -> 6.40.00 -> this checkout
             release_runs = measure_releases(
                 client, token, tag, suite, quick=options.quick, rerun=options.rerun,
-                find_finished=find_finished_run, trigger=trigger, say=say, follow=follow_run,
+                follow=follow_run,
             )
             # Stored after the releases: commit order follows arrival for unrelated commits.
             record_commit(settings, git_commit_info(root, sha))
