@@ -65,7 +65,8 @@ def test_kind_keeps_only_the_rntuple_pages_or_only_the_ttree_baskets(tmp_path: P
 def test_the_demo_suite_measures_the_rntuple_beside_the_ttree(tmp_path: Path) -> None:
     import tomllib
 
-    from basketbench_devtools.demo.orchestrator import DemoPaths, available_corpora, write_suite
+    from basketbench_devtools.demo.home import DemoPaths
+    from basketbench_devtools.demo.suite import available_corpora, write_suite
 
     real_file(RNTUPLE_FILE)
     suite_file = write_suite(DemoPaths(tmp_path), available_corpora(), quick=False)

@@ -1,13 +1,15 @@
-"""The `basketbench` command: one typer app, one sub-module per area.
+"""The `basketbench` command: one typer app, one module per command.
 
-Each area owns its commands in `basketbench.cli.commands.<area>` (or the
-workers package) so that the CLI file never grows with their logic.
+Each command lives in its own module of this package (run, run_io, corpus, advise,
+server), `worker` in the workers package and `demo` in the developer tools, so that this
+file never grows with their logic. The CLI is a composition root: the only part of
+backend/ that may import the workers and the developer tools.
 """
 
 from __future__ import annotations
 
 import typer
-from basketbench_devtools.demo import orchestrator as demo
+from basketbench_devtools.demo import command as demo
 
 from basketbench.cli import advise, corpus, run, server
 

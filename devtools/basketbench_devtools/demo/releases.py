@@ -21,6 +21,9 @@ from basketbench.measure.realroot.releases import (
     release_commit_sha,
 )
 
+from basketbench_devtools.demo.console import say
+from basketbench_devtools.demo.runs import find_finished_run, trigger
+
 DEMO_RELEASES = ("6.38.00", "6.40.00")
 # "0": only the checkout; "1": the releases too, even with --quick (which skips them otherwise)
 RELEASES_ENV = "BASKETBENCH_DEMO_RELEASES"
@@ -34,12 +37,10 @@ def measure_releases(
     *,
     quick: bool,
     rerun: bool,
-    find_finished: Callable[[httpx.Client, str, str, str], dict[str, Any] | None],
-    trigger: Callable[[httpx.Client, str, str, str, str], int],
     follow: Callable[[int], dict[str, Any]],
-    say: Callable[[str], None],
 ) -> list[dict[str, Any]]:
     """Measure each demo release once (oldest first); returns their finished runs.
+    `follow` waits for a run to end (runs.follow with the demo's timeout and worker log).
 
     A machine where release wheels cannot run (not x86_64 Linux) skips them with the reason;
     a release whose run fails is reported and the demo goes on with the others. `--quick`
@@ -60,7 +61,7 @@ def measure_releases(
     for version in DEMO_RELEASES:
         release = lookup(version)
         sha = release_commit_sha(release)
-        run = None if rerun else find_finished(client, sha, tag, suite)
+        run = None if rerun else find_finished_run(client, sha, tag, suite)
         if run is not None:
             say(f"ROOT {version} was measured already (run {run['id']})")
             runs.append(run)

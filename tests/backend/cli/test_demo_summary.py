@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from basketbench_devtools.demo.orchestrator import _timings
+from basketbench_devtools.demo.summary import _timings
 
 
 def test_timings_in_words() -> None:

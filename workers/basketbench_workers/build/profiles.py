@@ -7,7 +7,7 @@ ROOT layout, an older ROOT or a fork is a new file, never new code. Two kinds:
 - "rootcompat": no library from the tree; rzbench is built with its own default backend
   (for repositories without ROOT's layout, e.g. basketbench itself in the demo);
 - "root-release": the commit must be a ROOT release (tag v6-40-00): measured with that
-  release's own libCore (basketbench_workers.releases), whatever the tree holds.
+  release's own libCore (basketbench_workers.build.releases), whatever the tree holds.
 """
 
 from __future__ import annotations

@@ -1,0 +1,89 @@
+"""What the demo puts in the database before it measures: the schema (`basketbench db
+upgrade`), its API token (kept in the home's demo-token file) and the commit of this
+checkout with its git metadata.
+
+The schema and a new token go through the `basketbench` CLI, as a user would. Checking the
+saved token and storing the commit use the API's own database code (basketbench.core.db,
+.core.tokens, .catalog) directly rather than HTTP: the token is checked before the API
+starts (the embedded worker receives it in the API's environment), and the API has no
+route that stores a commit with its author, date and message (POST /trigger stores the
+bare sha; the GitHub webhook needs a signed payload and also queues runs).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+from basketbench_devtools.demo.checkout import DEMO_REPOSITORY
+from basketbench_devtools.demo.console import DemoError
+from basketbench_devtools.demo.home import DemoPaths
+
+if TYPE_CHECKING:
+    from basketbench.catalog.commits import CommitInfo
+    from basketbench.core.config import Settings
+
+
+def run_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "basketbench.cli", *args],
+        env=env, capture_output=True, text=True, check=False,
+    )
+
+
+def migrate(env: dict[str, str]) -> None:
+    done = run_cli(["db", "upgrade"], env)
+    if done.returncode != 0:
+        raise DemoError(f"database migration failed:\n{done.stderr or done.stdout}")
+
+
+def create_token(env: dict[str, str], paths: DemoPaths) -> str:
+    done = run_cli(["token", "create", "--name", "demo"], env)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise DemoError(f"basketbench token create failed:\n{done.stderr or done.stdout}")
+    token = lines[-1].strip()
+    paths.token.write_text(token + "\n")
+    paths.token.chmod(0o600)
+    return token
+
+
+def token_is_valid(token: str) -> bool:
+    if not token:
+        return False
+    from basketbench.core.config import Settings
+    from basketbench.core.db import make_engine, make_sessionmaker
+    from basketbench.core.tokens import authenticate
+
+    engine = make_engine(Settings())
+    try:
+        with make_sessionmaker(engine)() as session:
+            return authenticate(session, token) is not None
+    finally:
+        engine.dispose()
+
+
+def demo_token(env: dict[str, str], paths: DemoPaths) -> str:
+    """The saved token, or a new one the first time or on a database made anew since."""
+    token = paths.token.read_text().strip() if paths.token.is_file() else ""
+    if not token_is_valid(token):
+        token = create_token(env, paths)
+    return token
+
+
+def record_commit(settings: Settings, info: CommitInfo) -> None:
+    """Store the demo commit with its git metadata (or fill it in on a commit stored bare
+    by an earlier version), before the run is triggered."""
+    from basketbench.catalog.commits import store_commits
+    from basketbench.catalog.lookup import get_repository
+    from basketbench.core.db import make_engine, make_sessionmaker
+
+    engine = make_engine(settings)
+    try:
+        with make_sessionmaker(engine)() as session:
+            repo = get_repository(session, DEMO_REPOSITORY, create=True)
+            store_commits(session, repo, [info])
+            session.commit()
+    finally:
+        engine.dispose()
