@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from basketbench.core.db import engine_of
+from basketbench.measure.document.screen import Codecs
 from basketbench.models import CodecSet
 
 HOST = "host"
@@ -54,14 +55,20 @@ def series_keys(session: Session, ids: Iterable[int | None]) -> dict[int | None,
     return out
 
 
-def codecs_of_document(doc: dict[str, Any]) -> tuple[str, str | None, dict[str, str]]:
-    codecs = doc.get("codecs")
-    if isinstance(codecs, dict):
+def measured_codecs(codecs: Codecs | None, host_libraries: Mapping[str, object] | None,
+                    ) -> tuple[str, str | None, dict[str, str]]:
+    """(set, ROOT release, library versions) a document measured with: its ``codecs``,
+    else the host's libraries (its machine fingerprint's)."""
+    if codecs is not None:
         libraries = codecs.get("libraries") or {}
         return (str(codecs["set"]), codecs.get("root_version"),
                 {str(k): str(v) for k, v in libraries.items()})
-    libraries = (doc.get("machine") or {}).get("libraries") or {}
-    return HOST, None, {str(k): str(v) for k, v in libraries.items()}
+    return host_codecs(host_libraries)
+
+
+def host_codecs(libraries: Mapping[str, object] | None) -> tuple[str, None, dict[str, str]]:
+    """The host set: the library versions a machine fingerprint lists."""
+    return HOST, None, {str(k): str(v) for k, v in (libraries or {}).items()}
 
 
 def ensure_codec_set(session: Session, name: str, root_version: str | None,
