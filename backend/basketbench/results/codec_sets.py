@@ -92,7 +92,7 @@ def ensure_codec_set(session: Session, name: str, root_version: str | None,
 
 
 def codec_set_out(row: CodecSet) -> dict[str, Any]:
-    """Shaped like schemas.analysis.CodecSetOut."""
+    """Shaped like schemas.refs.CodecSetOut."""
     return {"id": row.id, "set": row.name, "root_version": row.root_version,
             "libraries": dict(row.libraries or {}), "series_key": row.series_key}
 
@@ -129,7 +129,7 @@ def machine_codec_sets(session: Session, machine_id: int) -> list[dict[str, Any]
 
 
 def cached_codec_sets(session: Session, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
-    """Codec sets by id, shaped like schemas.analysis.CodecSetOut (shared: do not modify)."""
+    """Codec sets by id, shaped like schemas.refs.CodecSetOut (shared: do not modify)."""
     engine = engine_of(session)
     with _lock:
         cache = _by_id.setdefault(engine, {})

@@ -123,7 +123,7 @@ class Batch:
     codecs: tuple[str, str | None, dict[str, str]] | None = None
     # the document's `build`: (profile, profile version, harness source hash), each optional
     build: tuple[str | None, str | None, str | None] = (None, None, None)
-    load: dict[str, Any] | None = None  # the document's `load` (harness/noise.py)
+    load: dict[str, Any] | None = None  # the document's `load` (measure/rzbench/noise.py)
 
 
 def _build_text(build: Build | None) -> tuple[str | None, str | None, str | None]:
@@ -197,7 +197,7 @@ COUNT_COLUMNS = {
 
 
 def _counts(result: StoredResult) -> tuple[Any, ...]:
-    """The instruction-count columns (harness/counting.py), NULL for uncounted results."""
+    """The instruction-count columns (measure/rzbench/counting.py), NULL for uncounted results."""
     return tuple(result.get(field) for field in COUNT_COLUMNS.values())
 
 
@@ -450,7 +450,7 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         _bulk_insert(session, rows)
     except (IntegrityError, psycopg.errors.ForeignKeyViolation) as refused:
         raise _StaleIds from refused  # the reference checks (migration 0010, SQLite's keys)
-    if settings.detection:  # the detection outbox (services/detection/queue.py)
+    if settings.detection:  # the detection outbox (changes/detection/queue.py)
         from basketbench.changes.detection.queue import enqueue
 
         enqueue(session, document)
@@ -492,7 +492,7 @@ def _bulk_insert(session: Session, rows: list[tuple[Any, ...]]) -> None:
     # JSON columns go through orjson: registered once per connection (core/db.py).
     raw: Any = conn.connection.driver_connection
     # Under the statement deadline: a database that goes silent mid-COPY is cut off and
-    # the request answers 503 (psycopg's OperationalError, api/errors.py), nothing stored.
+    # the request answers 503 (psycopg's OperationalError, web/errors.py), nothing stored.
     try:
         with dbguard.watched(conn.engine, conn.connection.dbapi_connection), \
                 raw.cursor() as cur, cur.copy(

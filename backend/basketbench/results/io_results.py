@@ -1,6 +1,6 @@
 """End-to-end I/O beside the codec alone: per setting, the share of a read (write) that is
 decompression (compression), from the io-read / io-write rows and rzbench's basket rows of
-the same commit, machine and data (dataset names from harness/io_bench.py)."""
+the same commit, machine and data (dataset names from measure/realroot/io_bench.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Stored results (list) and ingest (harness JSON, Google Benchmark JSON)."""
+"""/results: stored results (list, listing.py) and ingest (harness JSON, ingest.py;
+Google Benchmark JSON, gbench.py)."""
 
 from __future__ import annotations
 
