@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from basketbench.measure.document.batch import parse_document
 from basketbench.measure.document.contract import (
     DocumentError,
     load_document,
@@ -161,3 +163,27 @@ def test_load_document(tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{")
     with pytest.raises(DocumentError, match="not valid JSON"):
         load_document(tmp_path / "x.json")
+
+
+def test_parse_document_types_the_parts_without_copying() -> None:
+    doc = document()
+    doc["context"] = {"commit": "a" * 40, "run_id": 7}
+    doc["codecs"] = {"set": "host", "libraries": {"zstd": "1.5.4"}}
+    parsed = parse_document(doc)
+    assert parsed.document is doc and parsed.results is doc["results"]
+    assert parsed.datasets is doc["datasets"] and parsed.machine is doc["machine"]
+    assert parsed.created_at == datetime(2026, 11, 20, 23, 0, tzinfo=UTC)
+    assert parsed.tool_label == "rzbench 0.1.0" and parsed.backend == "rootcompat"
+    assert parsed.context["run_id"] == 7 and parsed.codecs is not None
+    assert parsed.build is None and parsed.load is None and parsed.root_commit is None
+    assert parse_document(document()).context == {}
+
+
+def test_parse_document_lists_the_problems() -> None:
+    doc = document()
+    doc["results"][0]["ratio"] = 1.0
+    with pytest.raises(DocumentError, match=r"upload: invalid result document") as raised:
+        parse_document(doc, "upload")
+    assert [e.split(":")[0] for e in raised.value.errors] == ["$.results[0].ratio"]
+    with pytest.raises(DocumentError):
+        parse_document([])

@@ -115,18 +115,3 @@ class Dimensions(BaseModel):
         default_factory=dict,
         description="the datasets whose harness reported a kind: ttree | rntuple | mixed, "
                     "and an RNTuple dataset's page size (null as ROOT wrote it)")
-
-
-class LatestOut(BaseModel):
-    configuration: ConfigurationOut
-    dataset: str
-    machine: MachineRef
-    commit: str
-    ratio: float | None
-    compressed_bytes: int | None
-    compress_mbps: float | None
-    decompress_mbps: float | None
-
-
-class LatestPage(Page[LatestOut]):
-    pass

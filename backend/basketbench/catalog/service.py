@@ -1,32 +1,29 @@
-"""List queries for repositories, commits, machines, datasets, configurations, results."""
+"""List queries and shapes of the catalog: repositories, commits, machines, datasets,
+configurations (their filter, ConfigFilter, and dimensions), and the runs filter.
+
+Listing results (GET /results, GET /configurations/latest) is results/listing.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select
+from sqlalchemy import exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.catalog.lookup import get_commit, get_dataset, get_machine, get_repository
 from basketbench.catalog.machines import machine_stats
-from basketbench.catalog.schemas import CommitOut, DatasetKind, Dimensions, LatestOut, MachineOut
-from basketbench.core.errors import NotFound
-from basketbench.core.sorting import sort_rows
+from basketbench.catalog.schemas import CommitOut, DatasetKind, Dimensions, MachineOut
 from basketbench.core.sqlutil import AnySelect
 from basketbench.models import (
-    CodecSet,
     Commit,
     Configuration,
     Dataset,
     Machine,
     Repository,
     Result,
-    ResultDocument,
     Run,
 )
-from basketbench.results.schemas import MeasuredCodecs, Provenance, ResultOut, SpeedStats
 from basketbench.schemas.refs import ConfigurationOut, MachineRef
 
 
@@ -160,202 +157,6 @@ def dimensions(session: Session) -> Dimensions:
                        for name, kind, page_size in session.execute(
                            select(Dataset.name, Dataset.kind, Dataset.page_size)
                            .where(Dataset.kind.is_not(None)).order_by(Dataset.name))})
-
-
-def _speed(prefix: str, r: Result) -> SpeedStats | None:
-    median = getattr(r, f"{prefix}_median")
-    if median is None:
-        return None
-    return SpeedStats(
-        median=median, min=getattr(r, f"{prefix}_min"), max=getattr(r, f"{prefix}_max"),
-        mean=getattr(r, f"{prefix}_mean"), stddev=getattr(r, f"{prefix}_stddev"),
-        cv=getattr(r, f"{prefix}_cv"), n=getattr(r, f"{prefix}_n"),
-        samples=getattr(r, f"{prefix}_samples"))
-
-
-def codec_set_ids(session: Session, codec_set: str | None,
-                  root_version: str | None) -> list[int] | None:
-    """The codec sets a /results filter by set name and/or ROOT release keeps (None: no
-    filter). A name or release no result was measured with is a 404, like an unknown
-    dataset, so a typo never looks like "no results"."""
-    if codec_set is None and root_version is None:
-        return None
-    stmt = select(CodecSet.id)
-    if codec_set is not None:
-        stmt = stmt.where(CodecSet.name == codec_set)
-    if root_version is not None:
-        stmt = stmt.where(CodecSet.root_version == root_version)
-    ids = list(session.scalars(stmt))
-    if not ids:
-        wanted = " and ".join(
-            ([f"codec set {codec_set!r}"] if codec_set is not None else [])
-            + ([f"ROOT version {root_version!r}"] if root_version is not None else []))
-        raise NotFound(f"no results measured with {wanted}")
-    return ids
-
-
-# What measured a result: its document's harness and build, its codec set (outer: results
-# stored before codec sets have none). result_out reads them after the five columns above.
-_PROVENANCE_COLUMNS = (
-    ResultDocument.tool, ResultDocument.backend, ResultDocument.root_commit,
-    ResultDocument.build_profile, ResultDocument.build_profile_version,
-    ResultDocument.harness_hash, CodecSet.name, CodecSet.root_version, CodecSet.libraries)
-
-
-def results_query(session: Session, f: ConfigFilter, run: int | None, commit: str | None,
-                  machine: str | None, tag: str | None, dataset: str | None,
-                  configuration: int | None, codec_set: str | None = None,
-                  root_version: str | None = None) -> AnySelect:
-    stmt = (select(Result, Commit.sha, Machine, Dataset.name, Configuration,
-                   *_PROVENANCE_COLUMNS)
-            .join(Commit, Commit.id == Result.commit_id)
-            .join(Machine, Machine.id == Result.machine_id)
-            .join(Dataset, Dataset.id == Result.dataset_id)
-            .join(Configuration, Configuration.id == Result.configuration_id)
-            .join(ResultDocument, ResultDocument.id == Result.document_id)
-            .outerjoin(CodecSet, CodecSet.id == Result.codec_set_id)
-            .where(*f.clauses()))
-    if run is not None:
-        stmt = stmt.where(Result.run_id == run)
-    if commit:
-        stmt = stmt.where(Result.commit_id == get_commit(session, commit).id)
-    if machine:
-        stmt = stmt.where(Result.machine_id == get_machine(session, machine).id)
-    if tag:
-        stmt = stmt.where(Machine.tag == tag)
-    if dataset:
-        stmt = stmt.where(Result.dataset_id == get_dataset(session, dataset).id)
-    if configuration is not None:
-        stmt = stmt.where(Result.configuration_id == configuration)
-    set_ids = codec_set_ids(session, codec_set, root_version)
-    if set_ids is not None:
-        stmt = stmt.where(Result.codec_set_id.in_(set_ids))
-    return stmt.order_by(Result.id)
-
-
-def count_results(session: Session, f: ConfigFilter, run: int | None, commit: str | None,
-                  machine: str | None, tag: str | None, dataset: str | None,
-                  configuration: int | None, codec_set: str | None = None,
-                  root_version: str | None = None) -> AnySelect:
-    """The total for results_query without its joins. With document-level filters only
-    (run, commit, machine, tag, codec set) it sums result_documents.result_count (results
-    are only ever written with their document, which carries their codec set), which avoids
-    counting millions of index entries."""
-    doc_level = dataset is None and configuration is None and not f.clauses()
-    machine_ids = None
-    if machine:
-        machine_ids = [get_machine(session, machine).id]
-    commit_id = get_commit(session, commit).id if commit else None
-    set_ids = codec_set_ids(session, codec_set, root_version)
-    if doc_level:
-        stmt = select(func.coalesce(func.sum(ResultDocument.result_count), 0))
-        cols: Any = ResultDocument
-    else:
-        stmt = select(func.count()).select_from(Result)
-        cols = Result
-        if dataset:
-            stmt = stmt.where(Result.dataset_id == get_dataset(session, dataset).id)
-        if configuration is not None:
-            stmt = stmt.where(Result.configuration_id == configuration)
-        if f.clauses():
-            stmt = stmt.where(Result.configuration_id.in_(
-                select(Configuration.id).where(*f.clauses())))
-    if run is not None:
-        stmt = stmt.where(cols.run_id == run)
-    if commit_id is not None:
-        stmt = stmt.where(cols.commit_id == commit_id)
-    if machine_ids is not None:
-        stmt = stmt.where(cols.machine_id.in_(machine_ids))
-    if tag:
-        stmt = stmt.where(cols.machine_id.in_(select(Machine.id).where(Machine.tag == tag)))
-    if set_ids is not None:
-        stmt = stmt.where(cols.codec_set_id.in_(set_ids))
-    return stmt
-
-
-def result_out(row: Any) -> ResultOut:
-    (r, sha, m, ds, c, tool, backend, root_commit, profile, profile_version, harness_hash,
-     set_name, root_version, libraries) = row
-    return ResultOut(
-        id=r.id, run_id=r.run_id, document_id=r.document_id, commit=sha, machine=m.name,
-        machine_id=m.id, tag=m.tag, dataset=ds, configuration_id=c.id, setting=c.setting,
-        codec=c.codec, preconditioner=c.preconditioner, dictionary_size=c.dictionary_size,
-        basket_size=c.basket_size, mode=c.mode, threads=c.threads, label=c.label,
-        uncompressed_bytes=r.uncompressed_bytes, compressed_bytes=r.compressed_bytes,
-        ratio=r.ratio, compress_mbps=_speed("c", r), decompress_mbps=_speed("d", r),
-        roundtrip_ok=r.roundtrip_ok, error=r.error,
-        provenance=Provenance(
-            codec_set=set_name, codec_set_id=r.codec_set_id,
-            measured_codecs=MeasuredCodecs.model_validate(libraries or {}),
-            root_version=root_version, root_commit=root_commit, build_profile=profile,
-            build_profile_version=profile_version, harness=tool, harness_hash=harness_hash,
-            harness_backend=backend, machine_version=m.version,
-            fingerprint_hash=m.fingerprint_hash))
-
-
-def latest(session: Session, f: ConfigFilter, dataset: str | None, machine: str | None,
-           tag: str | None, commit_to: str | None) -> list[LatestOut]:
-    """Numbers at each machine's newest measured commit (optionally at or before commit_to)."""
-    mstmt = select(Machine)
-    if machine:
-        mstmt = mstmt.where(Machine.id == get_machine(session, machine).id)
-    elif tag:
-        mstmt = mstmt.where(Machine.tag == tag)
-    hi = get_commit(session, commit_to).order if commit_to else None
-    ds_id = get_dataset(session, dataset).id if dataset else None
-    out: list[LatestOut] = []
-    for m in session.scalars(mstmt.order_by(Machine.name, Machine.version)):
-        cstmt = (select(Commit).join(ResultDocument, ResultDocument.commit_id == Commit.id)
-                 .where(ResultDocument.machine_id == m.id))
-        if hi is not None:
-            cstmt = cstmt.where(Commit.order <= hi)
-        commit = session.scalar(cstmt.order_by(Commit.order.desc(), Commit.date.desc()).limit(1))
-        if commit is None:
-            continue
-        stmt = (select(Configuration, Dataset.name, func.avg(Result.ratio),
-                       func.avg(Result.compressed_bytes), func.avg(Result.c_median),
-                       func.avg(Result.d_median))
-                .join(Configuration, Configuration.id == Result.configuration_id)
-                .join(Dataset, Dataset.id == Result.dataset_id)
-                .where(and_(Result.commit_id == commit.id, Result.machine_id == m.id),
-                       *f.clauses())
-                .group_by(Configuration.id, Dataset.name)
-                .order_by(Dataset.name, Configuration.setting, Configuration.id))
-        if ds_id is not None:
-            stmt = stmt.where(Result.dataset_id == ds_id)
-        for conf, ds_name, ratio, cbytes, cm, dm in session.execute(stmt):
-            out.append(LatestOut(
-                configuration=configuration_out(conf), dataset=ds_name, machine=machine_ref(m),
-                commit=commit.sha, ratio=ratio,
-                compressed_bytes=int(cbytes) if cbytes is not None else None,
-                compress_mbps=cm, decompress_mbps=dm))
-    return out
-
-
-LATEST_SORT_KEYS: dict[str, Callable[[LatestOut], Any]] = {
-    "configuration": lambda r: r.configuration.label,
-    "setting": lambda r: r.configuration.setting,
-    "preconditioner": lambda r: r.configuration.preconditioner,
-    "dictionary_size": lambda r: r.configuration.dictionary_size,
-    "basket_size": lambda r: r.configuration.basket_size,
-    "mode": lambda r: r.configuration.mode,
-    "threads": lambda r: r.configuration.threads,
-    "dataset": lambda r: r.dataset,
-    "machine": lambda r: (r.machine.name, r.machine.version),
-    "commit": lambda r: r.commit,
-    "ratio": lambda r: r.ratio,
-    "compressed_bytes": lambda r: r.compressed_bytes,
-    "compress_mbps": lambda r: r.compress_mbps,
-    "decompress_mbps": lambda r: r.decompress_mbps,
-}
-LATEST_SORT_HELP = (f"one of {', '.join(LATEST_SORT_KEYS)}; '-' prefix for descending "
-                    "(default: dataset, setting); sorts every matching row, then pages")
-
-
-def sort_latest(items: list[LatestOut], sort: str | None) -> list[LatestOut]:
-    if not sort:
-        return items  # already in (machine, dataset, setting) order
-    return sort_rows(items, sort, LATEST_SORT_KEYS, "configuration")
 
 
 def runs_filter(stmt: AnySelect, session: Session, status: str | None, stage: str | None,

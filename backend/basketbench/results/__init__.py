@@ -1,2 +1,3 @@
-"""Results: ingest of result documents and Google Benchmark output, codec sets, build
-provenance, end-to-end I/O results and the results listing."""
+"""The results domain: storing result documents (ingest: harness JSON through the
+document contract, measure/document; Google Benchmark JSON through gbench), listing
+stored results with their provenance, codec sets, and the end-to-end I/O breakdown."""

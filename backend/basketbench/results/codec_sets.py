@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from basketbench.core.db import engine_of
+from basketbench.measure.document.screen import Codecs
 from basketbench.models import CodecSet
 
 HOST = "host"
@@ -54,14 +55,20 @@ def series_keys(session: Session, ids: Iterable[int | None]) -> dict[int | None,
     return out
 
 
-def codecs_of_document(doc: dict[str, Any]) -> tuple[str, str | None, dict[str, str]]:
-    codecs = doc.get("codecs")
-    if isinstance(codecs, dict):
+def measured_codecs(codecs: Codecs | None, host_libraries: Mapping[str, object] | None,
+                    ) -> tuple[str, str | None, dict[str, str]]:
+    """(set, ROOT release, library versions) a document measured with: its ``codecs``,
+    else the host's libraries (its machine fingerprint's)."""
+    if codecs is not None:
         libraries = codecs.get("libraries") or {}
         return (str(codecs["set"]), codecs.get("root_version"),
                 {str(k): str(v) for k, v in libraries.items()})
-    libraries = (doc.get("machine") or {}).get("libraries") or {}
-    return HOST, None, {str(k): str(v) for k, v in libraries.items()}
+    return host_codecs(host_libraries)
+
+
+def host_codecs(libraries: Mapping[str, object] | None) -> tuple[str, None, dict[str, str]]:
+    """The host set: the library versions a machine fingerprint lists."""
+    return HOST, None, {str(k): str(v) for k, v in (libraries or {}).items()}
 
 
 def ensure_codec_set(session: Session, name: str, root_version: str | None,
@@ -85,7 +92,7 @@ def ensure_codec_set(session: Session, name: str, root_version: str | None,
 
 
 def codec_set_out(row: CodecSet) -> dict[str, Any]:
-    """Shaped like schemas.analysis.CodecSetOut."""
+    """Shaped like schemas.refs.CodecSetOut."""
     return {"id": row.id, "set": row.name, "root_version": row.root_version,
             "libraries": dict(row.libraries or {}), "series_key": row.series_key}
 
@@ -122,7 +129,7 @@ def machine_codec_sets(session: Session, machine_id: int) -> list[dict[str, Any]
 
 
 def cached_codec_sets(session: Session, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
-    """Codec sets by id, shaped like schemas.analysis.CodecSetOut (shared: do not modify)."""
+    """Codec sets by id, shaped like schemas.refs.CodecSetOut (shared: do not modify)."""
     engine = engine_of(session)
     with _lock:
         cache = _by_id.setdefault(engine, {})

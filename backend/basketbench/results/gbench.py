@@ -33,7 +33,14 @@ from collections import defaultdict
 from typing import Any
 
 from basketbench.core.errors import Invalid
-from basketbench.results.ingest import Batch, Target, document_hash
+from basketbench.results.ingest import (
+    Batch,
+    StoredDataset,
+    StoredResult,
+    StoredStats,
+    Target,
+    document_hash,
+)
 
 DECOMPRESS = re.compile(r"decompress|unzip|inflate|decode|read", re.I)
 CODECS = {1: "zlib", 2: "lzma", 3: "cs", 4: "lz4", 5: "zstd"}
@@ -111,7 +118,7 @@ def _in_range(conf: dict[str, Any]) -> bool:
             and 1 <= conf["threads"] <= 4096 and len(conf["dataset"]) <= 300)
 
 
-def _stats(samples: list[float]) -> dict[str, Any]:
+def _stats(samples: list[float]) -> StoredStats:
     mean = statistics.fmean(samples)
     # One sample has no spread: null, not 0.
     stddev = statistics.stdev(samples) if len(samples) > 1 else None
@@ -121,7 +128,7 @@ def _stats(samples: list[float]) -> dict[str, Any]:
             "samples": samples}
 
 
-def _aggregate_stats(agg: dict[str, float]) -> dict[str, Any] | None:
+def _aggregate_stats(agg: dict[str, float]) -> StoredStats | None:
     """Statistics from aggregate rows only (``--benchmark_report_aggregates_only``)."""
     centre = agg.get("median", agg.get("mean"))
     if centre is None:
@@ -193,22 +200,26 @@ def gbench_batch(doc: Any, target: Target, dataset: str | None) -> tuple[Batch, 
         raise Invalid("no benchmark maps to a configuration",
                       [f"skipped: {n}" for n in skipped[:50]])
 
-    results = []
+    def speed(direction: str, k: tuple[Any, ...]) -> StoredStats | None:
+        vals = samples.get((direction, k))
+        return _stats(vals) if vals else _aggregate_stats(aggregates.get((direction, k), {}))
+
+    results: list[StoredResult] = []
     for k, key in keys.items():
-        row: dict[str, Any] = dict(key)
-        for direction in ("compress_mbps", "decompress_mbps"):
-            vals = samples.get((direction, k))
-            row[direction] = (_stats(vals) if vals
-                              else _aggregate_stats(aggregates.get((direction, k), {})))
         ex = {**extra_agg.get(k, {}), **extra.get(k, {})}
         ubytes, cbytes = ex.get("uncompressed_bytes"), ex.get("compressed_bytes")
         ratio = ex.get("ratio")
         if ratio is None and ubytes and cbytes:
             ratio = ubytes / cbytes
-        row.update({"uncompressed_bytes": int(ubytes) if ubytes is not None else None,
-                    "compressed_bytes": int(cbytes) if cbytes is not None else None,
-                    "ratio": ratio, "error": errors.get(k), "roundtrip_ok": k not in errors})
-        results.append(row)
+        results.append(StoredResult(
+            dataset=key["dataset"], codec=key["codec"], setting=key["setting"],
+            algorithm=key["algorithm"], level=key["level"],
+            preconditioner=key["preconditioner"], dictionary_size=key["dictionary_size"],
+            basket_size=key["basket_size"], mode=key["mode"], threads=key["threads"],
+            compress_mbps=speed("compress_mbps", k), decompress_mbps=speed("decompress_mbps", k),
+            uncompressed_bytes=int(ubytes) if ubytes is not None else None,
+            compressed_bytes=int(cbytes) if cbytes is not None else None,
+            ratio=ratio, error=errors.get(k), roundtrip_ok=k not in errors))
 
     fingerprint = {k: v for k, v in context.items()
                    if k not in ("date", "load_avg", "executable", "host_name")}
@@ -219,7 +230,7 @@ def gbench_batch(doc: Any, target: Target, dataset: str | None) -> tuple[Batch, 
     eff = Target(commit=target.commit, machine=target.machine or context.get("host_name")
                  or "gbench-host", tag=target.tag, run_id=target.run_id,
                  repository=target.repository, suite=target.suite)
-    datasets = [{"name": n} for n in sorted({r["dataset"] for r in results})]
+    datasets = [StoredDataset(name=n) for n in sorted({r["dataset"] for r in results})]
     batch = Batch(
         kind="gbench", sha256=document_hash({"gbench": doc, "dataset": dataset}, eff),
         machine_name=str(eff.machine), fingerprint=fingerprint, fingerprint_hash=fp_hash,

@@ -1,17 +1,20 @@
 """Storing result documents: validate, dedupe by content hash, bulk insert.
 
-Both the harness JSON and Google Benchmark JSON end up here as a ``Batch``:
-a machine, a commit, datasets and flat result rows.
+Both the harness JSON and Google Benchmark JSON end up here as a ``Batch``: a machine, a
+commit, datasets and flat result rows (``StoredDataset`` / ``StoredResult``). A harness
+document comes in through the contract's parse_document (measure/document/batch.py),
+whose typed parts become the batch as they are; results/gbench.py builds its rows itself.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
-from typing import Any
+from typing import Any, NotRequired
 from weakref import WeakKeyDictionary
 
 import orjson
@@ -19,6 +22,7 @@ import psycopg
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from typing_extensions import ReadOnly, TypedDict
 
 from basketbench.catalog import machines as machine_service
 from basketbench.catalog.commits import ensure_commit
@@ -28,10 +32,10 @@ from basketbench.core.config import Settings
 from basketbench.core.db import engine_of
 from basketbench.core.errors import Invalid
 from basketbench.core.sqlutil import insert_ignore
+from basketbench.measure.document.batch import DocumentBatch, DocumentError, parse_document
 from basketbench.measure.document.contract import MAX_LISTED, capped
-from basketbench.measure.document.validation import validate_result_document
+from basketbench.measure.document.screen import Build
 from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
-from basketbench.models.result import SPEED_METRICS
 from basketbench.results import codec_sets as codec_service
 from basketbench.results.schemas import IngestOut
 
@@ -52,6 +56,53 @@ class Target:
     suite: str | None = None
 
 
+# The rows a batch stores. Read-only and looser than the document contract's own types
+# (screen.Dataset / Result / Stats): a harness document's rows are these as they are (no
+# copy), and Google Benchmark rows may lack what the harness always measures (sizes,
+# ratio, min / max / samples: null, never invented).
+class StoredDataset(TypedDict):
+    name: ReadOnly[str]
+    source: ReadOnly[NotRequired[str | None]]
+    bytes: ReadOnly[NotRequired[int | None]]
+    baskets: ReadOnly[NotRequired[int | None]]
+    checksum: ReadOnly[NotRequired[str | None]]
+    kind: ReadOnly[NotRequired[str | None]]
+    page_size: ReadOnly[NotRequired[int | None]]
+
+
+class StoredStats(TypedDict):
+    median: ReadOnly[float]
+    min: ReadOnly[float | None]
+    max: ReadOnly[NotRequired[float | None]]
+    mean: ReadOnly[float | None]
+    stddev: ReadOnly[float | None]
+    cv: ReadOnly[float | None]
+    samples: ReadOnly[list[float] | None]
+
+
+class StoredResult(TypedDict):
+    """One result row; the instruction counts (COUNT_COLUMNS) are optional extra keys."""
+
+    dataset: ReadOnly[str]
+    codec: ReadOnly[str]
+    setting: ReadOnly[int]
+    algorithm: ReadOnly[int]
+    level: ReadOnly[int]
+    preconditioner: ReadOnly[str]
+    dictionary_size: ReadOnly[int]
+    dictionary_train_ms: ReadOnly[NotRequired[float | None]]
+    basket_size: ReadOnly[int]
+    mode: ReadOnly[str]
+    threads: ReadOnly[int]
+    uncompressed_bytes: ReadOnly[int | None]
+    compressed_bytes: ReadOnly[int | None]
+    ratio: ReadOnly[float | None]
+    compress_mbps: ReadOnly[StoredStats | None]
+    decompress_mbps: ReadOnly[StoredStats | None]
+    roundtrip_ok: ReadOnly[bool]
+    error: ReadOnly[str | None]
+
+
 @dataclass
 class Batch:
     kind: str
@@ -60,13 +111,13 @@ class Batch:
     fingerprint: dict[str, Any]
     fingerprint_hash: str
     tag: str | None
-    datasets: list[dict[str, Any]]
-    results: list[dict[str, Any]]
+    datasets: Sequence[StoredDataset]
+    results: Sequence[StoredResult]
     created_at: datetime | None = None
     tool: str | None = None
     backend: str | None = None
     root_commit: str | None = None
-    parameters: dict[str, Any] = field(default_factory=dict)
+    parameters: Mapping[str, Any] = field(default_factory=dict)
     target: Target = field(default_factory=Target)
     # (set, ROOT release, library versions): the document's `codecs`, else host + fingerprint's
     codecs: tuple[str, str | None, dict[str, str]] | None = None
@@ -75,14 +126,16 @@ class Batch:
     load: dict[str, Any] | None = None  # the document's `load` (measure/rzbench/noise.py)
 
 
-def _build_of_document(doc: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
-    build = doc.get("build") or {}
+def _build_text(build: Build | None) -> tuple[str | None, str | None, str | None]:
+    """The document's ``build`` as the text columns (a profile version may be a number)."""
+    if not build:
+        return None, None, None
 
-    def text(key: str) -> str | None:
-        value = build.get(key)
+    def text(value: str | int | None) -> str | None:
         return None if value is None else str(value)
 
-    return text("profile"), text("profile_version"), text("harness_hash")
+    return (text(build.get("profile")), text(build.get("profile_version")),
+            text(build.get("harness_hash")))
 
 
 def document_hash(doc: Any, target: Target) -> str:
@@ -95,10 +148,17 @@ def document_hash(doc: Any, target: Target) -> str:
 
 
 def harness_batch(doc: Any, target: Target) -> Batch:
-    reasons = validate_result_document(doc)
-    if reasons:
-        raise Invalid("result document rejected", reasons)
-    context = doc.get("context") or {}
+    try:
+        parsed = parse_document(doc)
+    except DocumentError as rejected:
+        raise Invalid("result document rejected", rejected.errors) from rejected
+    return document_batch(parsed, target)
+
+
+def document_batch(parsed: DocumentBatch, target: Target) -> Batch:
+    """A checked harness document as a batch, filed where ``target`` says, else where its
+    context does."""
+    context = parsed.context
     target = Target(
         commit=target.commit or context.get("commit"),
         machine=target.machine or context.get("machine"),
@@ -107,21 +167,17 @@ def harness_batch(doc: Any, target: Target) -> Batch:
         repository=target.repository or context.get("repository"),
         suite=target.suite or context.get("suite"),
     )
-    machine = doc["machine"]
-    # validated (measure/document/contract.created_at_errors): RFC 3339
-    created = datetime.fromisoformat(
-        doc["created_at"].upper().replace("Z", "+00:00").replace(" ", "T"))
-    batch = Batch(
-        kind="harness", sha256=document_hash(doc, target),
-        machine_name=target.machine or machine["hostname"], fingerprint=machine,
+    machine = parsed.machine
+    return Batch(
+        kind="harness", sha256=document_hash(parsed.document, target),
+        machine_name=target.machine or machine["hostname"], fingerprint=dict(machine),
         fingerprint_hash=machine["fingerprint_hash"], tag=target.tag,
-        datasets=doc["datasets"], results=doc["results"], created_at=created,
-        tool=f"{doc['tool']['name']} {doc['tool']['version']}", backend=doc["backend"],
-        root_commit=doc.get("root_commit"), parameters=doc["parameters"], target=target,
-        codecs=codec_service.codecs_of_document(doc), build=_build_of_document(doc),
-        load=doc.get("load"),
+        datasets=parsed.datasets, results=parsed.results, created_at=parsed.created_at,
+        tool=parsed.tool_label, backend=parsed.backend, root_commit=parsed.root_commit,
+        parameters=parsed.parameters, target=target,
+        codecs=codec_service.measured_codecs(parsed.codecs, machine["libraries"]),
+        build=_build_text(parsed.build), load=parsed.load,
     )
-    return batch
 
 
 STAT_KEYS = ("median", "min", "max", "mean", "stddev", "cv", "n", "samples")
@@ -140,16 +196,16 @@ COUNT_COLUMNS = {
 }
 
 
-def _counts(result: dict[str, Any]) -> tuple[Any, ...]:
+def _counts(result: StoredResult) -> tuple[Any, ...]:
     """The instruction-count columns (measure/rzbench/counting.py), NULL for uncounted results."""
     return tuple(result.get(field) for field in COUNT_COLUMNS.values())
 
 
-def _stats(stats: dict[str, Any] | None) -> tuple[Any, ...]:
+def _stats(stats: StoredStats | None) -> tuple[Any, ...]:
     """The c_/d_ column values of one speed, in STAT_KEYS order."""
     if not stats:
         return _NO_STATS
-    get = stats.get
+    get: Callable[[str], Any] = stats.get  # one lookup, several reads (per result)
     samples = get("samples") or None  # validated: a list of numbers
     lo, hi = get("min"), get("max")
     n: Any
@@ -188,7 +244,7 @@ _ids = _IdCache()
 _conf_key = itemgetter(*CONF_KEYS)
 
 
-def _configuration_ids(session: Session, results: list[dict[str, Any]],
+def _configuration_ids(session: Session, results: Sequence[StoredResult],
                        keys: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], int]:
     """Configuration id of each identity key (``keys[i]`` is ``results[i]``'s)."""
     known = _ids.get(session)[0]
@@ -212,7 +268,7 @@ def _configuration_ids(session: Session, results: list[dict[str, Any]],
     return known
 
 
-def _dataset_ids(session: Session, datasets: list[dict[str, Any]],
+def _dataset_ids(session: Session, datasets: Sequence[StoredDataset],
                  names: set[str]) -> dict[str, int]:
     known = _ids.get(session)[1]
     if all(n in known for n in names) and all(d["name"] in known for d in datasets):
@@ -276,9 +332,9 @@ def _too_long(batch: Batch) -> list[str]:
             continue  # the common case: one pass per key, no per-row branching
         reasons.update(f"results/{i}/{key}: {v} is larger than {top}"
                        for i, v in enumerate(values) if isinstance(v, int) and v > top)
-    reasons.update(f"datasets/{i}/page_size: {d['page_size']} is larger than {2**31 - 1}"
+    reasons.update(f"datasets/{i}/page_size: {size} is larger than {2**31 - 1}"
                    for i, d in enumerate(batch.datasets)
-                   if isinstance(d.get("page_size"), int) and d["page_size"] > 2**31 - 1)
+                   if isinstance(size := d.get("page_size"), int) and size > 2**31 - 1)
     return sorted(reasons)
 
 
@@ -303,7 +359,8 @@ def _store_once(session: Session, settings: Settings, batch: Batch) -> IngestOut
         raise
 
 
-def duplicate_results(results: list[dict[str, Any]], keys: list[tuple[Any, ...]]) -> list[str]:
+def duplicate_results(results: Sequence[StoredResult],
+                      keys: list[tuple[Any, ...]]) -> list[str]:
     """The rule for repeated rows: a document measures each (dataset, configuration) once;
     a second result for the same pair is refused, never stored twice or merged silently
     (docs/API.md, "Duplicate results")."""
@@ -356,8 +413,8 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         tag = known.tag if known else str(batch.fingerprint.get("arch") or "untagged")
     machine, _ = machine_service.register_machine(
         session, batch.machine_name, tag, batch.fingerprint, batch.fingerprint_hash)
-    set_name, root_version, libraries = batch.codecs or codec_service.codecs_of_document(
-        {"machine": batch.fingerprint})
+    set_name, root_version, libraries = batch.codecs or codec_service.host_codecs(
+        batch.fingerprint.get("libraries"))
     codec_set = codec_service.ensure_codec_set(session, set_name, root_version, libraries)
 
     document = ResultDocument(
@@ -383,12 +440,11 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
     ds_ids = _dataset_ids(session, batch.datasets, {r["dataset"] for r in results})
     # Tuples in RESULT_COLUMNS order: hundreds of rows per document, no per-row dicts.
     ids = (document.id, document.run_id, commit.id, machine.id, codec_set.id)
-    c_metric, d_metric = SPEED_METRICS
     rows = [
         (*ids, ds_ids[r["dataset"]], conf_ids[key],
          r.get("uncompressed_bytes"), r.get("compressed_bytes"), r.get("ratio"),
          bool(r.get("roundtrip_ok", True)), r.get("error"), r.get("dictionary_train_ms"),
-         *_stats(r.get(c_metric)), *_stats(r.get(d_metric)), *_counts(r))
+         *_stats(r.get("compress_mbps")), *_stats(r.get("decompress_mbps")), *_counts(r))
         for r, key in zip(results, keys, strict=True)]
     try:
         _bulk_insert(session, rows)

@@ -2,7 +2,7 @@
 them (version, backend, hash of its sources), the build profile of ROOT's compression
 layer and the ROOT commit it was built from. Read from result_documents (one row per
 upload) for history points, compare sides and change records; /results selects the same
-columns in its own query (catalog/service.py)."""
+columns in its own query (results/listing.py)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,16 @@
-"""Stored results and ingest answers."""
+"""Answers of the results domain: stored results with their provenance, the latest numbers
+per configuration, ingest answers."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
 from basketbench.schemas.common import Page
-from basketbench.schemas.refs import BuildOut  # noqa: F401 (re-exported)
+from basketbench.schemas.refs import (
+    BuildOut,  # noqa: F401 (re-exported)
+    ConfigurationOut,
+    MachineRef,
+)
 
 
 class SpeedStats(BaseModel):
@@ -89,3 +94,20 @@ class IngestOut(BaseModel):
     commit: str
     machine_id: int
     run_id: int | None = None
+
+
+# Mean numbers of one configuration and dataset at a machine's newest measured commit (no
+# docstring: it would become the OpenAPI schema's description).
+class LatestOut(BaseModel):
+    configuration: ConfigurationOut
+    dataset: str
+    machine: MachineRef
+    commit: str
+    ratio: float | None
+    compressed_bytes: int | None
+    compress_mbps: float | None
+    decompress_mbps: float | None
+
+
+class LatestPage(Page[LatestOut]):
+    pass

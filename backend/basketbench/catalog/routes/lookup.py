@@ -1,4 +1,6 @@
-"""Repositories, commits, datasets, configurations (the experiment-configuration queries)."""
+"""Repositories, commits, datasets, configurations (the experiment-configuration queries).
+
+GET /configurations/latest lists results: results/routes/latest.py."""
 
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ from basketbench.catalog.schemas import (
     DatasetOut,
     DatasetPage,
     Dimensions,
-    LatestPage,
     RepositoryOut,
     RepositoryPage,
 )
@@ -104,15 +105,3 @@ def list_configurations(
 @configurations.get("/dimensions", response_model=Dimensions)
 def configuration_dimensions(session: SessionDep) -> Dimensions:
     return catalog.dimensions(session)
-
-
-@configurations.get("/latest", response_model=LatestPage, responses=CSV_RESPONSES)
-def latest_results(
-    session: SessionDep, page: Pages, f: ConfigFilterDep, dataset: str | None = None,
-    machine: str | None = None, tag: str | None = None, commit_to: str | None = None,
-    sort: Annotated[str | None, Query(description=catalog.LATEST_SORT_HELP)] = None,
-) -> Any:
-    items = catalog.sort_latest(catalog.latest(session, f, dataset, machine, tag, commit_to),
-                                sort)
-    window = items[page.offset:page.offset + page.limit]
-    return respond(window, len(items), page, "latest", LatestPage)

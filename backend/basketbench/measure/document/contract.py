@@ -1,8 +1,9 @@
-"""Validation of rzbench result documents (measure/document/harness-result-v1.schema.json).
+"""The rules of rzbench result documents (harness-result-v1.schema.json, beside this file).
 
-One place for both `basketbench run` and the backend's ingest: the JSON
-Schema check plus the rules the schema cannot express (ratio arithmetic,
-errors vs speeds, results naming known datasets).
+One place for both `basketbench run` and the backend's ingest: the JSON Schema check plus
+the rules the schema cannot express (ratio arithmetic, errors vs speeds, results naming
+known datasets), DocumentError, and load_document for files. The backend reaches them
+through parse_document (batch.py), which runs the faster ingest check (validation.py).
 """
 
 from __future__ import annotations
@@ -78,6 +79,12 @@ def too_many_results(doc: Any) -> list[str]:
     return []
 
 
+def parse_created_at(value: str) -> datetime:
+    """``created_at`` as an aware datetime (``Z``, lower case and a space separator allowed,
+    as RFC 3339 permits); ValueError when it is not one."""
+    return datetime.fromisoformat(value.upper().replace("Z", "+00:00").replace(" ", "T"))
+
+
 def created_at_errors(doc: dict[str, Any]) -> list[str]:
     """`created_at` is an RFC 3339 date-time (jsonschema checks `format` only when an
     optional package is installed; this rule always holds)."""
@@ -86,7 +93,7 @@ def created_at_errors(doc: dict[str, Any]) -> list[str]:
         return []  # the schema's type rule reports it
     if _DATE_TIME.match(value):
         try:
-            datetime.fromisoformat(value.upper().replace("Z", "+00:00").replace(" ", "T"))
+            parse_created_at(value)
             return []
         except ValueError:
             pass
@@ -166,9 +173,6 @@ def validate_document(doc: Any, limit: int = MAX_LISTED) -> list[str]:
         return errors
     return capped(semantic_errors(doc), limit)
 
-
-# The backend's ingest looked this up by its first, private name.
-_semantic_errors = semantic_errors
 
 
 def load_document(path: str | Path) -> dict[str, Any]:

@@ -1,7 +1,5 @@
-"""Pydantic v2 request/response models, plus the harness result JSON schema file.
-
-``result_schema()`` is the one loader of harness-result-v1.schema.json.
-"""
+"""The JSON Schema of harness result documents: ``result_schema()`` is the one loader of
+harness-result-v1.schema.json (beside this file)."""
 
 from __future__ import annotations
 

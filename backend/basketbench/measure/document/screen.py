@@ -5,14 +5,23 @@ so a document it accepts is valid against the schema. A document it rejects goes
 full JSON Schema validator, which decides and lists every reason (tests/backend check
 that the two agree). jsonschema needs ~60 us per result; this a few. TypedDicts, not
 models: nothing is instantiated, and NotRequired (absent allowed, null not) matches the
-schema's optional-but-typed properties exactly.
+schema's optional-but-typed properties exactly. The same TypedDicts type the parts of a
+checked document (batch.DocumentBatch).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    with_config,
+)
 from typing_extensions import TypedDict
 
 from basketbench.measure.document.limits import MAX_RESULTS
@@ -23,14 +32,14 @@ Number = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 OPEN = ConfigDict(strict=True, extra="ignore")  # nested objects allow unknown properties
 
 
+@with_config(OPEN)
 class Tool(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     name: StrictStr
     version: StrictStr
 
 
+@with_config(OPEN)
 class Context(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     repository: NotRequired[StrictStr]
     commit: NotRequired[StrictStr]
     machine: NotRequired[StrictStr]
@@ -39,8 +48,8 @@ class Context(TypedDict):
     suite: NotRequired[StrictStr]
 
 
+@with_config(OPEN)
 class Isa(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     sse4_2: NotRequired[StrictBool]
     avx2: NotRequired[StrictBool]
     avx512f: NotRequired[StrictBool]
@@ -49,8 +58,8 @@ class Isa(TypedDict):
     neon: NotRequired[StrictBool]
 
 
+@with_config(OPEN)
 class Machine(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     hostname: StrictStr
     arch: StrictStr
     cpu_model: StrictStr
@@ -70,15 +79,15 @@ class Machine(TypedDict):
     fingerprint_hash: Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{16,64}$")]
 
 
+@with_config(OPEN)
 class Parameters(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     min_samples: Annotated[StrictInt, Field(ge=1)]
     target_pass_ms: NonNegFloat
     interleaved: NotRequired[StrictBool]
 
 
+@with_config(OPEN)
 class Dataset(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     name: Annotated[StrictStr, Field(min_length=1)]
     source: StrictStr
     bytes: NonNegInt
@@ -89,8 +98,8 @@ class Dataset(TypedDict):
     page_size: NotRequired[Annotated[StrictInt, Field(ge=1)] | None]
 
 
+@with_config(OPEN)
 class Stats(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     median: NonNegFloat
     min: NonNegFloat
     max: NotRequired[NonNegFloat]
@@ -100,8 +109,8 @@ class Stats(TypedDict):
     samples: Annotated[list[NonNegFloat], Field(min_length=1, fail_fast=True)]
 
 
+@with_config(OPEN)
 class Result(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     dataset: StrictStr
     codec: Literal["zlib", "lzma", "cs", "lz4", "zstd", "none", "memcpy"]
     setting: Annotated[StrictInt, Field(ge=0, le=599)]
@@ -122,22 +131,22 @@ class Result(TypedDict):
     error: StrictStr | None
 
 
+@with_config(OPEN)
 class Codecs(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     set: StrictStr
     root_version: NotRequired[StrictStr | None]
     libraries: dict[str, StrictStr]
 
 
+@with_config(OPEN)
 class Build(TypedDict):
-    __pydantic_config__ = OPEN  # type: ignore[misc]
     profile: NotRequired[Annotated[StrictStr, Field(max_length=100)] | None]
     profile_version: NotRequired[Annotated[StrictStr, Field(max_length=50)] | StrictInt | None]
     harness_hash: NotRequired[Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{16,64}$")] | None]
 
 
+@with_config(ConfigDict(strict=True, extra="forbid"))
 class Document(TypedDict):
-    __pydantic_config__ = ConfigDict(strict=True, extra="forbid")  # type: ignore[misc]
     schema_version: Literal["1"]
     tool: Tool
     created_at: StrictStr

@@ -1,14 +1,14 @@
-"""The one place that validates a harness result document on ingest.
+"""The ingest check of a harness result document (parse_document, batch.py, runs it).
 
-The rules live in ``basketbench.measure.document.contract`` (JSON Schema plus the rules a schema
-cannot express), shared with `basketbench run`.
+The rules live in ``contract`` (JSON Schema plus the rules a schema cannot express),
+shared with `basketbench run`.
 
 Bounded work whatever the body holds: the result count is checked first (MAX_RESULTS),
 and a rejected document lists at most MAX_LISTED problems plus a line counting the rest.
-jsonschema needs ~60 us per result, too slow for bulk ingest, so a compiled pydantic
-screen (schemas/harness_screen.py, at least as strict as the schema) goes first: a
-document it accepts only gets the cheap semantic rules; a document it rejects goes
-through the full validator, which stops at the listing limit.
+jsonschema needs ~60 us per result, too slow for bulk ingest, so the compiled pydantic
+screen (screen.py, at least as strict as the schema) goes first: a document it accepts
+only gets the cheap semantic rules; a document it rejects goes through the full
+validator, which stops at the listing limit.
 """
 
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""The results domain's routers: results (ingest and listing) and io (end-to-end I/O)."""
+"""HTTP routes of the results domain: /results (list and ingest), /configurations/latest,
+/io/breakdown."""

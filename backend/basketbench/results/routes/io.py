@@ -1,4 +1,4 @@
-"""End-to-end ROOT I/O per setting beside the codec alone."""
+"""GET /io/breakdown: end-to-end ROOT I/O per setting beside the codec alone (io_results.py)."""
 
 from __future__ import annotations
 

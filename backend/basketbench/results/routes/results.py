@@ -1,4 +1,5 @@
-"""Stored results (list) and ingest (harness JSON, Google Benchmark JSON)."""
+"""/results: stored results (list, listing.py) and ingest (harness JSON, ingest.py;
+Google Benchmark JSON, gbench.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from basketbench.catalog import service as catalog
 from basketbench.catalog.routes.lookup import ConfigFilterDep
 from basketbench.changes.detection.queue import drain_machine
 from basketbench.core.config import Settings
-from basketbench.results import ingest
+from basketbench.results import ingest, listing
 from basketbench.results.gbench import gbench_batch
 from basketbench.results.schemas import IngestOut, ResultOut, ResultPage
 from basketbench.web import guards
@@ -43,15 +43,15 @@ def list_results(
     """Each item says what measured it (`provenance`): codec set and measured library
     versions, ROOT release or commit, build profile, harness version and hash, machine
     version."""
-    stmt = catalog.results_query(session, f, run, commit, machine, tag, dataset, configuration,
+    stmt = listing.results_query(session, f, run, commit, machine, tag, dataset, configuration,
                                  codec_set, root_version)
     if page.csv:
-        return stream_csv(request.app.state.sessionmaker, stmt, page, catalog.result_out,
+        return stream_csv(request.app.state.sessionmaker, stmt, page, listing.result_out,
                           ResultOut, "results")
-    count = catalog.count_results(session, f, run, commit, machine, tag, dataset, configuration,
+    count = listing.count_results(session, f, run, commit, machine, tag, dataset, configuration,
                                   codec_set, root_version)
     rows, total = fetch_page(session, stmt, page, count)
-    return respond([catalog.result_out(r) for r in rows], total, page, "results", ResultPage)
+    return respond([listing.result_out(r) for r in rows], total, page, "results", ResultPage)
 
 
 async def _json_body(request: Request) -> Any:
