@@ -110,6 +110,23 @@ class Stats(TypedDict):
 
 
 @with_config(OPEN)
+class Io(TypedDict):
+    """How an io-write / io-read copy was written or read (every property optional)."""
+
+    form: NotRequired[Literal["ttree", "rntuple"]]
+    op: NotRequired[Literal["write", "read"]]
+    threads: NotRequired[Annotated[StrictInt, Field(ge=1)]]
+    cache: NotRequired[Literal["on", "off"]]
+    page_cache: NotRequired[Literal["warm", "cold"]]
+    events: NotRequired[NonNegInt]
+    events_per_s: NotRequired[Stats | None]
+    seconds: NotRequired[list[NonNegFloat]]
+    checksum: NotRequired[StrictStr | None]
+    original_checksum: NotRequired[StrictStr | None]
+    columns_compared: NotRequired[NonNegInt]
+
+
+@with_config(OPEN)
 class Result(TypedDict):
     dataset: StrictStr
     codec: Literal["zlib", "lzma", "cs", "lz4", "zstd", "none", "memcpy"]
@@ -129,6 +146,17 @@ class Result(TypedDict):
     decompress_mbps: Stats | None
     roundtrip_ok: StrictBool
     error: StrictStr | None
+    # Optional but bounded by the schema: the screen checks them too, so that a document it
+    # passes never carries a value the database would refuse (a 500, not a 422).
+    compress_instructions: NotRequired[NonNegInt | None]
+    compress_instructions_per_mb: NotRequired[NonNegFloat | None]
+    compress_estimated_cycles: NotRequired[NonNegInt | None]
+    compress_estimated_cycles_per_mb: NotRequired[NonNegFloat | None]
+    decompress_instructions: NotRequired[NonNegInt | None]
+    decompress_instructions_per_mb: NotRequired[NonNegFloat | None]
+    decompress_estimated_cycles: NotRequired[NonNegInt | None]
+    decompress_estimated_cycles_per_mb: NotRequired[NonNegFloat | None]
+    io: NotRequired[Io]
 
 
 @with_config(OPEN)
