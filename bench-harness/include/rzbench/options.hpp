@@ -76,7 +76,7 @@ const CommandSpec *find_command(const std::string &name);
 // Parses args (the words after the subcommand) for spec; throws UsageError.
 Options parse_options(const CommandSpec &spec, const std::vector<std::string> &args);
 
-// The flags of an option ("--memcpy" and "--no-memcpy" are both kMemcpy), for tests and messages.
+// The flags of an option ("--memcpy" and "--no-memcpy" are both kMemcpy), for the tests.
 std::vector<std::string> option_flags(Opt id);
 
 extern const char *const kUsage;
