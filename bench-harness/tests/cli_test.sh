@@ -4,7 +4,7 @@
 set -euo pipefail
 RZ="$1"
 SRC="$2"
-SCHEMA="$SRC/../backend/basketbench/schemas/harness-result-v1.schema.json"
+SCHEMA="$SRC/../backend/basketbench/measure/document/harness-result-v1.schema.json"
 PY="$SRC/../.venv/bin/python"
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT

@@ -1,6 +1,6 @@
 // Instruction-count mode: the codec passes run under valgrind's callgrind, which is told through
 // its client requests to instrument only the counted region and to dump the counters of each
-// region to a file of its own (read by basketbench/harness/counting.py). Outside valgrind, and in
+// region to a file of its own (read by basketbench/measure/rzbench/counting.py). Outside valgrind, and in
 // builds without valgrind's headers, the requests are no-ops and counting is refused.
 #pragma once
 #include <functional>

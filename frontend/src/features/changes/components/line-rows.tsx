@@ -10,7 +10,7 @@ import { interval } from '../utils/format';
 import { ChangeEvidence } from './change-evidence';
 import { StatusActions } from './status-actions';
 
-/** A speed change as its commits' instruction counts judge it (services/detection/counts.py). */
+/** A speed change as its commits' instruction counts judge it (backend stats/counts.py). */
 const ATTRIBUTION_LABELS: Record<NonNullable<Change['attribution']>, string> = {
   code: 'code',
   'probably the machine': 'machine?',

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client';
 import type { Candidate, CostModel, Recommendation } from '@/types/api';
 
-/** The server ranks (services/recommend.py), the same engine as `basketbench advise`. */
+/** The server ranks (measure/advise/ranking.py), the same engine as `basketbench advise`. */
 export const postRecommend = (candidates: Candidate[], model: CostModel, signal?: AbortSignal): Promise<Recommendation> =>
   apiRequest<Recommendation>('/recommend', {}, { method: 'POST', body: { candidates, model }, signal });
 

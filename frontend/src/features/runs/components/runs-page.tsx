@@ -41,7 +41,7 @@ function QueueSummary({ queues }: { queues: readonly Queue[] }) {
   );
 }
 
-/** Tags whose queued runs no worker takes: the reaper expires them (services/worker_tags.py). */
+/** Tags whose queued runs no worker takes: the reaper expires them (catalog/worker_tags.py). */
 function WorkerTagNotes({ tags }: { tags: readonly WorkerTag[] }) {
   const notes = tags.filter((t) => t.note);
   if (notes.length === 0) return null;
