@@ -342,7 +342,7 @@ def test_history_and_compare_answers_are_the_previous_bytes(seeded: str) -> None
                         checked += 1
         for k in range(24):
             # Instruction counts (issue 23) are not in the reference's compare: their rows
-            # are checked in tests/backend/test_instruction_metrics.py.
+            # are checked in tests/backend/results/test_instruction_metrics.py.
             metric = r.choice([None, *(m for m in METRICS if m not in COUNT_METRICS)])
             dataset = r.choice([None, *dataset_names])
             only = k % 3 == 0

@@ -124,7 +124,7 @@ def test_the_cli_fixture_ranks_the_same_today() -> None:
     from dataclasses import asdict
     from pathlib import Path
 
-    doc = json.loads((Path(__file__).parents[1] / "fixtures" / "advise-hzz-zlib.json").read_text())
+    doc = json.loads((Path(__file__).parents[2] / "fixtures" / "advise-hzz-zlib.json").read_text())
     fields = ("setting", "preconditioner", "raw_bytes", "compressed_bytes", "compress_mb_s",
               "decompress_mb_s")
     cands = [Candidate(**{k: m[k] for k in fields}) for m in doc["measured"]]

@@ -10,7 +10,7 @@ import pytest
 from basketbench.measure.advise.groups import GroupSizes, recommend_groups
 from basketbench.measure.advise.ranking import Candidate, CostModel, cost_of
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "advise-hzz-zlib.json"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "advise-hzz-zlib.json"
 
 
 @pytest.fixture(scope="module")

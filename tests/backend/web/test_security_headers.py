@@ -15,7 +15,7 @@ import pytest
 from bb_factories import MACHINE, document
 
 pytestmark = pytest.mark.integration
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 FRONTEND = REPO_ROOT / "frontend"
 EVIL = '<a href="https://evil.example/">pwned</a>'
 
