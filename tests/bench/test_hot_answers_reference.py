@@ -24,18 +24,11 @@ from typing import Any
 import orjson
 import psycopg
 import pytest
-from basketbench.analysis import service as analysis
+from basketbench.analysis.compare.service import _float, _mean, _min_effect, compare
+from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
+from basketbench.analysis.history import Point, _downsample, history
 from basketbench.analysis.schemas import CompareSide, SeriesOut
-from basketbench.analysis.service import (
-    ConfigSelector,
-    Point,
-    _downsample,
-    _float,
-    _mean,
-    _min_effect,
-    _resolve_configuration,
-    choose_codecs,
-)
+from basketbench.analysis.series import choose_codecs
 from basketbench.catalog import dimensions as dimcache
 from basketbench.catalog.lookup import get_commit, get_dataset, get_machine
 from basketbench.catalog.service import configuration_out, machine_ref, order_bounds
@@ -109,7 +102,7 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
                        sel: ConfigSelector, max_points: int) -> dict[str, Any]:
     m = get_machine(session, machine)
     ds = get_dataset(session, dataset)
-    conf = _resolve_configuration(session, sel)
+    conf = resolve_configuration(session, sel)
     lo, hi = order_bounds(session, None, None)
     value, vmin, vmax, vstd, n = _metric_columns(metric)
     where = [Result.machine_id == m.id, Result.dataset_id == ds.id,
@@ -332,9 +325,8 @@ def test_history_and_compare_answers_are_the_previous_bytes(seeded: str) -> None
                 for dataset in dataset_names:
                     setting = r.choice(settings_)
                     for max_points in (2000, 10):
-                        live = analysis.history(session, machine, dataset, metric,
-                                                ConfigSelector(setting=setting), None, None,
-                                                max_points)
+                        live = history(session, machine, dataset, metric,
+                                       ConfigSelector(setting=setting), None, None, max_points)
                         ref = _reference_history(session, machine, dataset, metric,
                                                  ConfigSelector(setting=setting), max_points)
                         assert orjson.dumps(live) == orjson.dumps(ref), (machine, dataset,
@@ -354,7 +346,7 @@ def test_history_and_compare_answers_are_the_previous_bytes(seeded: str) -> None
                                          None)
             else:
                 args = (None, None, None, names[0], names[-1], r.choice(shas[4:7]))
-            live = analysis.compare(session, *args, dataset, metric, only, None, settings)
+            live = compare(session, *args, dataset, metric, only, None, settings)
             ref = _reference_compare(session, settings, *args, dataset, metric, only)
             # Added after the reference was taken (issue 9's picker): the series both sides
             # share, and compare in the newest of them where the reference took the head's

@@ -1,10 +1,10 @@
-"""History points from rows of one commit and codec set each (services/analysis.py)."""
+"""History points from rows of one commit and codec set each (analysis/history.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from basketbench.analysis.service import _history_points, _index_rows
+from basketbench.analysis.history import _history_points, _index_rows
 from basketbench.catalog.commit_heads import CommitHead, head_of
 
 SET_A = {"id": 7, "set": "host", "root_version": None, "libraries": {}, "series_key": "host"}

@@ -165,7 +165,7 @@ def test_history_downsampling_keeps_changes_and_envelope(client, history_db):
     full = client.get(q).json()
     assert not full["downsampled"]
     # max_points has a floor of 10; downsampling is exercised with a 3-point bucket size
-    from basketbench.analysis.service import Point, _downsample
+    from basketbench.analysis.history import Point, _downsample
 
     pts = [Point(**p) for p in full["points"]]
     out = _downsample(pts, 3, {history_db[SPEED_STEP]})
