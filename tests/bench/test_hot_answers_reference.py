@@ -24,7 +24,11 @@ from typing import Any
 import orjson
 import psycopg
 import pytest
-from basketbench.analysis.compare.service import _float, _mean, _min_effect, compare
+from basketbench.analysis.compare.request import CompareRequest
+from basketbench.analysis.compare.rows import _float
+from basketbench.analysis.compare.service import compare
+from basketbench.analysis.compare.sides import _mean
+from basketbench.analysis.compare.significance import _min_effect
 from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
 from basketbench.analysis.history import Point, _downsample, history
 from basketbench.analysis.schemas import CompareSide, SeriesOut
@@ -346,7 +350,8 @@ def test_history_and_compare_answers_are_the_previous_bytes(seeded: str) -> None
                                          None)
             else:
                 args = (None, None, None, names[0], names[-1], r.choice(shas[4:7]))
-            live = compare(session, *args, dataset, metric, only, None, settings)
+            live = compare(session, CompareRequest(*args, dataset=dataset, metric=metric,
+                                                   only_significant=only), settings).answer()
             ref = _reference_compare(session, settings, *args, dataset, metric, only)
             # Added after the reference was taken (issue 9's picker): the series both sides
             # share, and compare in the newest of them where the reference took the head's

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.analysis import history, series, tradeoff
 from basketbench.analysis.compare import service as compare
+from basketbench.analysis.compare.request import CompareRequest
 from basketbench.analysis.configuration import ConfigSelector
 from basketbench.analysis.schemas import CodecSeriesOut, CompareOut, HistoryOut, TradeoffOut
 from basketbench.schemas.refs import Metric
@@ -105,11 +106,14 @@ def get_compare(
     commit. Sizes are exact (any byte change is a change); speeds are tested (two-sided
     Mann-Whitney U, Benjamini-Hochberg over the compared speed rows, a minimum effect):
     `rule` states the rule applied, `total` and `counts` cover every row, not one page."""
-    out = compare.compare(session, base_commit, head_commit, machine, base_machine,
-                           head_machine, commit, dataset, metric, only_significant, codecs,
-                           settings, merged=merged, order=order, setting=setting,
-                           limit=limit, offset=offset)
-    return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)
+    asked = CompareRequest(
+        base_commit=base_commit, head_commit=head_commit, machine=machine,
+        base_machine=base_machine, head_machine=head_machine, commit=commit, dataset=dataset,
+        metric=metric, only_significant=only_significant, codecs=codecs, merged=merged,
+        order=order, setting=setting, limit=limit, offset=offset)
+    out = compare.compare(session, asked, settings)
+    return (csv_response(out.rows, "compare") if format == "csv"
+            else orjson_response(out.answer()))
 
 
 @router.get("/codec-series", response_model=list[CodecSeriesOut])
