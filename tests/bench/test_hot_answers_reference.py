@@ -1,6 +1,6 @@
 """history and compare build their answers from row tuples (issue 13's throughput work);
 the answers must be the same bytes as the straightforward implementation they replaced:
-ORM rows, one Point per commit, per-row helpers (``_reference_history`` and
+ORM rows, one point object per commit, per-row helpers (``_reference_history`` and
 ``_reference_compare`` below, the code of main 98c4a2c, reusing the unchanged helpers).
 
 On a database seeded by bench/seed.py (commits with a merge, 2 machines, 2 datasets,
@@ -30,7 +30,7 @@ from basketbench.analysis.compare.service import compare
 from basketbench.analysis.compare.sides import _mean
 from basketbench.analysis.compare.significance import _min_effect
 from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
-from basketbench.analysis.history import Point, _downsample, history
+from basketbench.analysis.history import _downsample, history
 from basketbench.analysis.schemas import CompareSide, SeriesOut
 from basketbench.analysis.series import choose_codecs
 from basketbench.catalog import dimensions as dimcache
@@ -122,12 +122,13 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
             .order_by(Commit.order, Commit.date, Commit.id))
     rows = [r for r in session.execute(stmt).all() if r[6] is not None]
     sets = codec_service.describe(session, {r[12] for r in rows if r[12] is not None})
-    points = [Point(
-        sha=r[1], order=r[2], date=r[3], author=r[4],
-        message=(r[5] or "").split("\n", 1)[0][:200] or None, value=float(r[6]),
-        min=_float(r[7]), max=_float(r[8]), stddev=_float(r[9]),
-        n=int(r[10]) if r[10] is not None else None, run_id=r[11],
-        codecs=sets.get(r[12]), build=_reference_build(session, m.id, r[0], choice.ids))
+    # HistoryPoint's fields in order (the previous implementation's Point.as_dict()).
+    points = [{
+        "sha": r[1], "order": r[2], "date": r[3], "author": r[4],
+        "message": (r[5] or "").split("\n", 1)[0][:200] or None, "value": float(r[6]),
+        "min": _float(r[7]), "max": _float(r[8]), "stddev": _float(r[9]),
+        "n": int(r[10]) if r[10] is not None else None, "run_id": r[11],
+        "codecs": sets.get(r[12]), "build": _reference_build(session, m.id, r[0], choice.ids)}
         for r in rows]
     changes = series_markers(session, m.id, ds.id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
@@ -137,7 +138,7 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
         points = _downsample(points, max_points, keep)
     series = SeriesOut(machine=machine_ref(m), dataset=ds.name,
                        configuration=configuration_out(conf), metric=metric)
-    return {"series": series.model_dump(mode="json"), "points": [p.as_dict() for p in points],
+    return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
             "total_points": total, "codecs": choice.shown, "codec_series": choice.available}
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import Any
 
@@ -50,30 +49,11 @@ def _metric_sums(metric: str) -> tuple[Any, Any, Any, Any, Any, Any]:
             func.sum(getattr(Result, f"{p}_n")))
 
 
-@dataclass(slots=True)
-class Point:
-    """One history point; a slotted dataclass because pydantic models cost ~20 us each
-    to build and a history has thousands (the API shape is schemas.analysis.HistoryPoint)."""
-
-    sha: str
-    order: int
-    date: Any
-    author: str | None
-    message: str | None
-    value: float
-    min: float | None
-    max: float | None
-    stddev: float | None
-    n: int | None
-    run_id: int | None
-    codecs: dict[str, Any] | None = None
-    build: dict[str, Any] | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"sha": self.sha, "order": self.order, "date": self.date, "author": self.author,
-                "message": self.message, "value": self.value, "min": self.min,
-                "max": self.max, "stddev": self.stddev, "n": self.n, "run_id": self.run_id,
-                "codecs": self.codecs, "build": self.build}
+PointDict = dict[str, Any]
+"""One history point: a dict with schemas.analysis.HistoryPoint's fields, in its order (the
+answer's bytes follow it; tests/backend/analysis/test_history_points.py checks it). The one
+shape from the query to the answer: a history has thousands of points, a pydantic model
+costs ~20 us to build, and dicts made in one comprehension go to orjson as they are."""
 
 
 @lru_cache(maxsize=64)
@@ -138,8 +118,7 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     downsampled = total > max_points
     if downsampled:
         keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
-        points = [p.as_dict() for p in _downsample([Point(**p) for p in points], max_points,
-                                                   keep)]
+        points = _downsample(points, max_points, keep)
     # How each shown point was measured: looked up for the points kept, after downsampling.
     builds = provenance.builds_by_commit(session, m.id, {id_of[p["sha"]] for p in points},
                                          chosen)
@@ -182,7 +161,7 @@ def _history_points(rows: Sequence[Any], chosen: set[int | None],
                     described: dict[int, dict[str, Any]],
                     heads_of: Callable[[list[tuple[int, Any]]], dict[int, commitheads.CommitHead]],
                     commit_ids: list[int] | None = None,
-                    ) -> list[dict[str, Any]]:
+                    ) -> list[PointDict]:
     """Points as dicts (HistoryPoint's fields, in order), one per commit with a value, from
     the rows of the chosen codec sets; each commit's sha, date, author and message's first
     line by ``heads_of`` (commitheads.heads; a commit deleted since the query is left
@@ -230,21 +209,22 @@ def _pick(f: Any, a: Any, b: Any) -> Any:
     return b if a is None else a if b is None else f(a, b)
 
 
-def _downsample(points: list[Point], max_points: int, keep: set[str]) -> list[Point]:
+def _downsample(points: list[PointDict], max_points: int, keep: set[str]) -> list[PointDict]:
     """One real point per bucket (its median), with min/max widened to the bucket's
-    envelope so spikes stay visible; change points are always kept."""
+    envelope so spikes stay visible; change points are always kept. The representative
+    is a copy (its other fields, and their order, as they were)."""
     size = math.ceil(len(points) / max_points)
-    out: list[Point] = []
+    out: list[PointDict] = []
     for start in range(0, len(points), size):
         bucket = points[start:start + size]
-        kept = [p for p in bucket if p.sha in keep]
-        rest = [p for p in bucket if p.sha not in keep]
+        kept = [p for p in bucket if p["sha"] in keep]
+        rest = [p for p in bucket if p["sha"] not in keep]
         if rest:
-            rep = sorted(rest, key=lambda p: p.value)[len(rest) // 2]
-            mins = [p.min for p in rest if p.min is not None]
-            maxs = [p.max for p in rest if p.max is not None]
-            kept.append(replace(
-                rep, min=min(mins) if mins else rep.min, max=max(maxs) if maxs else rep.max,
-                n=sum(p.n or 0 for p in rest)))
-        out.extend(sorted(kept, key=lambda p: p.order))
+            rep = sorted(rest, key=lambda p: p["value"])[len(rest) // 2]
+            mins = [p["min"] for p in rest if p["min"] is not None]
+            maxs = [p["max"] for p in rest if p["max"] is not None]
+            kept.append({**rep, "min": min(mins) if mins else rep["min"],
+                         "max": max(maxs) if maxs else rep["max"],
+                         "n": sum(p["n"] or 0 for p in rest)})
+        out.extend(sorted(kept, key=lambda p: p["order"]))
     return out
