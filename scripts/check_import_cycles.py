@@ -63,7 +63,7 @@ def circles(graph: grimp.ImportGraph) -> list[list[str]]:
 
 def main() -> int:
     sys.path[:0] = [str(ROOT / "backend"), str(ROOT / "workers"), str(ROOT / "devtools")]
-    graph = grimp.build_graph(*PACKAGES)
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
     found = circles(graph)
     for component in found:
         print("import circle: " + " <-> ".join(component))

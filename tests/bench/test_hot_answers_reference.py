@@ -1,6 +1,6 @@
 """history and compare build their answers from row tuples (issue 13's throughput work);
 the answers must be the same bytes as the straightforward implementation they replaced:
-ORM rows, one Point per commit, per-row helpers (``_reference_history`` and
+ORM rows, one point object per commit, per-row helpers (``_reference_history`` and
 ``_reference_compare`` below, the code of main 98c4a2c, reusing the unchanged helpers).
 
 On a database seeded by bench/seed.py (commits with a merge, 2 machines, 2 datasets,
@@ -24,18 +24,15 @@ from typing import Any
 import orjson
 import psycopg
 import pytest
-from basketbench.analysis import service as analysis
+from basketbench.analysis.compare.request import CompareRequest
+from basketbench.analysis.compare.rows import _float
+from basketbench.analysis.compare.service import compare
+from basketbench.analysis.compare.sides import _mean
+from basketbench.analysis.compare.significance import _min_effect
+from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
+from basketbench.analysis.history import _downsample, history
 from basketbench.analysis.schemas import CompareSide, SeriesOut
-from basketbench.analysis.service import (
-    ConfigSelector,
-    Point,
-    _downsample,
-    _float,
-    _mean,
-    _min_effect,
-    _resolve_configuration,
-    choose_codecs,
-)
+from basketbench.analysis.series import choose_codecs
 from basketbench.catalog import dimensions as dimcache
 from basketbench.catalog.lookup import get_commit, get_dataset, get_machine
 from basketbench.catalog.service import configuration_out, machine_ref, order_bounds
@@ -109,7 +106,7 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
                        sel: ConfigSelector, max_points: int) -> dict[str, Any]:
     m = get_machine(session, machine)
     ds = get_dataset(session, dataset)
-    conf = _resolve_configuration(session, sel)
+    conf = resolve_configuration(session, sel)
     lo, hi = order_bounds(session, None, None)
     value, vmin, vmax, vstd, n = _metric_columns(metric)
     where = [Result.machine_id == m.id, Result.dataset_id == ds.id,
@@ -125,12 +122,13 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
             .order_by(Commit.order, Commit.date, Commit.id))
     rows = [r for r in session.execute(stmt).all() if r[6] is not None]
     sets = codec_service.describe(session, {r[12] for r in rows if r[12] is not None})
-    points = [Point(
-        sha=r[1], order=r[2], date=r[3], author=r[4],
-        message=(r[5] or "").split("\n", 1)[0][:200] or None, value=float(r[6]),
-        min=_float(r[7]), max=_float(r[8]), stddev=_float(r[9]),
-        n=int(r[10]) if r[10] is not None else None, run_id=r[11],
-        codecs=sets.get(r[12]), build=_reference_build(session, m.id, r[0], choice.ids))
+    # HistoryPoint's fields in order (the previous implementation's Point.as_dict()).
+    points = [{
+        "sha": r[1], "order": r[2], "date": r[3], "author": r[4],
+        "message": (r[5] or "").split("\n", 1)[0][:200] or None, "value": float(r[6]),
+        "min": _float(r[7]), "max": _float(r[8]), "stddev": _float(r[9]),
+        "n": int(r[10]) if r[10] is not None else None, "run_id": r[11],
+        "codecs": sets.get(r[12]), "build": _reference_build(session, m.id, r[0], choice.ids)}
         for r in rows]
     changes = series_markers(session, m.id, ds.id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
@@ -140,7 +138,7 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
         points = _downsample(points, max_points, keep)
     series = SeriesOut(machine=machine_ref(m), dataset=ds.name,
                        configuration=configuration_out(conf), metric=metric)
-    return {"series": series.model_dump(mode="json"), "points": [p.as_dict() for p in points],
+    return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
             "total_points": total, "codecs": choice.shown, "codec_series": choice.available}
 
@@ -332,9 +330,8 @@ def test_history_and_compare_answers_are_the_previous_bytes(seeded: str) -> None
                 for dataset in dataset_names:
                     setting = r.choice(settings_)
                     for max_points in (2000, 10):
-                        live = analysis.history(session, machine, dataset, metric,
-                                                ConfigSelector(setting=setting), None, None,
-                                                max_points)
+                        live = history(session, machine, dataset, metric,
+                                       ConfigSelector(setting=setting), None, None, max_points)
                         ref = _reference_history(session, machine, dataset, metric,
                                                  ConfigSelector(setting=setting), max_points)
                         assert orjson.dumps(live) == orjson.dumps(ref), (machine, dataset,
@@ -354,7 +351,8 @@ def test_history_and_compare_answers_are_the_previous_bytes(seeded: str) -> None
                                          None)
             else:
                 args = (None, None, None, names[0], names[-1], r.choice(shas[4:7]))
-            live = analysis.compare(session, *args, dataset, metric, only, None, settings)
+            live = compare(session, CompareRequest(*args, dataset=dataset, metric=metric,
+                                                   only_significant=only), settings).answer()
             ref = _reference_compare(session, settings, *args, dataset, metric, only)
             # Added after the reference was taken (issue 9's picker): the series both sides
             # share, and compare in the newest of them where the reference took the head's

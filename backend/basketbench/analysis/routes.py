@@ -7,7 +7,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from basketbench.analysis import service as analysis
+from basketbench.analysis import history, series, tradeoff
+from basketbench.analysis.compare import service as compare
+from basketbench.analysis.compare.request import CompareRequest
+from basketbench.analysis.configuration import ConfigSelector
 from basketbench.analysis.schemas import CodecSeriesOut, CompareOut, HistoryOut, TradeoffOut
 from basketbench.schemas.refs import Metric
 from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, run_in_session
@@ -33,17 +36,17 @@ async def get_history(
         "default: the series of the newest commit")] = None,
     format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
 ) -> Any:
-    sel = analysis.ConfigSelector(configuration_id, setting, codec, preconditioner,
-                                  dictionary_size, basket_size, mode, threads)
+    sel = ConfigSelector(configuration_id, setting, codec, preconditioner, dictionary_size,
+                         basket_size, mode, threads)
     return await run_in_session(request, _history_answer, machine, dataset, metric, sel,
                                 commit_from, commit_to, max_points, codecs, format)
 
 
 def _history_answer(session: Session, machine: str, dataset: str, metric: str,
-                    sel: analysis.ConfigSelector, commit_from: str | None,
+                    sel: ConfigSelector, commit_from: str | None,
                     commit_to: str | None, max_points: int, codecs: str | None,
                     format: str | None) -> Response:
-    out = analysis.history(session, machine, dataset, metric, sel, commit_from, commit_to,
+    out = history.history(session, machine, dataset, metric, sel, commit_from, commit_to,
                            max_points, codecs)
     return csv_response(out["points"], "history") if format == "csv" else orjson_response(out)
 
@@ -57,9 +60,9 @@ def get_tradeoff(
     format: Annotated[str | None, Query(pattern="^(json|csv)$")] = None,
     codecs: Annotated[str | None, Query(max_length=100)] = None,
 ) -> Any:
-    sel = analysis.ConfigSelector(None, None, codec, preconditioner, dictionary_size,
-                                  basket_size, mode, threads)
-    out = analysis.tradeoff(session, commit, machine, dataset, sel, reference, codecs)
+    sel = ConfigSelector(None, None, codec, preconditioner, dictionary_size, basket_size,
+                         mode, threads)
+    out = tradeoff.tradeoff(session, commit, machine, dataset, sel, reference, codecs)
     return csv_response(out.points, "tradeoff") if format == "csv" else json_response(out)
 
 
@@ -103,15 +106,18 @@ def get_compare(
     commit. Sizes are exact (any byte change is a change); speeds are tested (two-sided
     Mann-Whitney U, Benjamini-Hochberg over the compared speed rows, a minimum effect):
     `rule` states the rule applied, `total` and `counts` cover every row, not one page."""
-    out = analysis.compare(session, base_commit, head_commit, machine, base_machine,
-                           head_machine, commit, dataset, metric, only_significant, codecs,
-                           settings, merged=merged, order=order, setting=setting,
-                           limit=limit, offset=offset)
-    return csv_response(out["rows"], "compare") if format == "csv" else orjson_response(out)
+    asked = CompareRequest(
+        base_commit=base_commit, head_commit=head_commit, machine=machine,
+        base_machine=base_machine, head_machine=head_machine, commit=commit, dataset=dataset,
+        metric=metric, only_significant=only_significant, codecs=codecs, merged=merged,
+        order=order, setting=setting, limit=limit, offset=offset)
+    out = compare.compare(session, asked, settings)
+    return (csv_response(out.rows, "compare") if format == "csv"
+            else orjson_response(out.answer()))
 
 
 @router.get("/codec-series", response_model=list[CodecSeriesOut])
 def get_codec_series(session: SessionDep, machine: str) -> Any:
     """Every codec series the machine measured, newest first, with its two newest commits
     (the dashboard's default compare pair: two commits of one series)."""
-    return analysis.machine_codec_series(session, machine)
+    return series.machine_codec_series(session, machine)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from basketbench.analysis import compare_view
+from basketbench.analysis.compare import view as compare_view
 
 
 def test_too_few_samples_are_named():

@@ -1,10 +1,11 @@
-"""History points from rows of one commit and codec set each (analysis/service.py)."""
+"""History points from rows of one commit and codec set each (analysis/history.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from basketbench.analysis.service import _history_points, _index_rows
+from basketbench.analysis.history import _history_points, _index_rows
+from basketbench.analysis.schemas import HistoryPoint
 from basketbench.catalog.commit_heads import CommitHead, head_of
 
 SET_A = {"id": 7, "set": "host", "root_version": None, "libraries": {}, "series_key": "host"}
@@ -47,3 +48,11 @@ def test_a_commit_without_a_value_is_no_point_and_the_index_counts_commits_per_s
 def test_a_commit_deleted_after_the_query_is_no_point() -> None:
     rows = [row(1, 0, None, 1.0, 1, 1.0, 1.0, 1, 1), row(404, 1, None, 2.0, 1, 2.0, 2.0, 1, 2)]
     assert [p["sha"] for p in _history_points(rows, {None}, {}, heads)] == [f"{1:040x}"]
+
+
+def test_a_point_has_the_fields_of_the_answer_in_its_order() -> None:
+    """Points are plain dicts for speed; their keys are HistoryPoint's, in its order (the
+    answer's bytes follow the dict's order)."""
+    point, = _history_points([row(1, 0, 7, 2.0, 1, 2.0, 2.0, 1, 1)], {7}, {7: SET_A}, heads)
+    assert list(point) == list(HistoryPoint.model_fields)
+    HistoryPoint.model_validate(point)

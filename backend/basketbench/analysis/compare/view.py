@@ -1,7 +1,7 @@
 """How compare's rows are shown: size and ratio merged into one row per series, the decided
 changes first, one page at a time, and the rule that decided them spelled out.
 
-services.analysis.compare computes the rows (one per series and metric); this module only
+compare/service.py computes the rows (one per series and metric); this module only
 arranges them, so the computation and its tests stay as they are."""
 
 from __future__ import annotations

@@ -1,0 +1,71 @@
+"""Which configuration a request names: one by id or by its fields (history), or every
+configuration with the fields but the setting (tradeoff)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+
+from basketbench.catalog import dimensions as dimcache
+from basketbench.core.errors import BadRequest, NotFound
+from basketbench.models import Configuration
+from basketbench.schemas.refs import ConfigurationOut
+
+
+@dataclass
+class ConfigSelector:
+    """A configuration by id or by its fields (setting is needed for history)."""
+
+    configuration_id: int | None = None
+    setting: int | None = None
+    codec: str | None = None
+    preconditioner: str = "none"
+    dictionary_size: int = 0
+    basket_size: int = 0
+    mode: str = "basket"
+    threads: int = 1
+
+    def clauses(self, with_setting: bool = True) -> list[Any]:
+        out = [Configuration.preconditioner == self.preconditioner,
+               Configuration.dictionary_size == self.dictionary_size,
+               Configuration.basket_size == self.basket_size,
+               Configuration.mode == self.mode, Configuration.threads == self.threads]
+        if with_setting and self.setting is not None:
+            out.append(Configuration.setting == self.setting)
+        if self.codec is not None:
+            out.append(Configuration.codec == self.codec)
+        return out
+
+
+@lru_cache(maxsize=2)
+def _configuration_statement(with_codec: bool) -> Any:
+    """ConfigSelector.clauses() with a setting, as parameters: built once."""
+    fields = ["setting", "preconditioner", "dictionary_size", "basket_size", "mode", "threads"]
+    if with_codec:
+        fields.append("codec")
+    return select(Configuration.id).where(
+        *(getattr(Configuration, f) == bindparam(f) for f in fields)).limit(2)
+
+
+def resolve_configuration(session: Session, sel: ConfigSelector) -> ConfigurationOut:
+    """The one configuration ``sel`` names, as columns (no ORM object): history's."""
+    if sel.configuration_id is not None:
+        found = dimcache.configurations(session, [sel.configuration_id])
+        if sel.configuration_id not in found:
+            raise NotFound(f"unknown configuration {sel.configuration_id}")
+        return found[sel.configuration_id]
+    if sel.setting is None:
+        raise BadRequest("give configuration_id or setting")
+    params = {"setting": sel.setting, "codec": sel.codec, "preconditioner": sel.preconditioner,
+              "dictionary_size": sel.dictionary_size, "basket_size": sel.basket_size,
+              "mode": sel.mode, "threads": sel.threads}
+    ids = list(session.scalars(_configuration_statement(sel.codec is not None), params))
+    if not ids:
+        raise NotFound("no configuration matches these fields")
+    if len(ids) > 1:
+        raise BadRequest("several configurations match; give codec or configuration_id", ids)
+    return dimcache.configurations(session, ids)[ids[0]]

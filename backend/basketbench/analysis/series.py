@@ -1,0 +1,139 @@
+"""Codec series: which series some results were measured in, how far each reaches in git
+order, and which one an answer shows (history, tradeoff, compare, GET /codec-series).
+Series never mix: a host upgrade or another named set is another series, not a change of
+ROOT."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from basketbench.catalog.lookup import get_machine
+from basketbench.core.errors import NotFound
+from basketbench.models import Commit, Result, ResultDocument
+from basketbench.results import codec_sets as codec_service
+
+
+@dataclass
+class CodecChoice:
+    """The codec series a history / comparison shows, and the ones it could show."""
+
+    ids: list[int | None]
+    shown: dict[str, Any] | None
+    available: list[dict[str, Any]]
+
+    def clause(self) -> Any:
+        present = [i for i in self.ids if i is not None]
+        clause = Result.codec_set_id.in_(present)
+        return clause | Result.codec_set_id.is_(None) if None in self.ids else clause
+
+
+@dataclass
+class SeriesIndex:
+    """The codec series among some results: their set ids, and where each reaches in git
+    order (newest and oldest set, commits measured)."""
+
+    ids: dict[str, list[int | None]]
+    newest: dict[str, tuple[int, int | None]]  # (git order, set id) of the newest commit
+    oldest: dict[str, tuple[int, int | None]]
+    commits: dict[str, int]
+    described: dict[int, dict[str, Any]]
+
+    def newest_set(self, key: str) -> dict[str, Any] | None:
+        set_id = self.newest[key][1]
+        return None if set_id is None else self.described[set_id]
+
+    def keys_newest_first(self) -> list[str]:
+        return sorted(self.ids, key=lambda k: -self.newest[k][0])
+
+    def pick(self, requested: str | None) -> CodecChoice:
+        """The requested series (a series key or a set name), else the newest commit's."""
+        if not self.ids:
+            return CodecChoice([], None, [])
+        if requested is None:
+            key = max(self.ids, key=lambda k: self.newest[k][0])
+        else:
+            keys = [k for k in self.ids if k == requested
+                    or (self.newest_set(k) or {}).get("set") == requested]
+            if not keys:
+                raise NotFound(f"no results measured with codec set {requested!r} here; "
+                               f"available: {sorted(self.ids)}")
+            key = max(keys, key=lambda k: self.newest[k][0])
+        return CodecChoice(self.ids[key], self.newest_set(key), self.available())
+
+    def available(self, first: SeriesIndex | None = None) -> list[dict[str, Any]]:
+        """Every series with a codec set, newest first (CodecSeriesOut); `first` names whose
+        oldest versions to show (compare: the base side's), default this index's own."""
+        out = []
+        for key in self.keys_newest_first():
+            shown = self.newest_set(key)
+            if shown is None:
+                continue
+            src = first if first is not None and key in first.ids else self
+            oldest_id = src.oldest[key][1]
+            oldest = src.described.get(oldest_id) if oldest_id is not None else None
+            out.append({**shown, "commits": self.commits[key],
+                        "first_libraries": (oldest or shown)["libraries"],
+                        "first_root_version": (oldest or shown)["root_version"],
+                        "latest_commits": []})
+        return out
+
+
+def series_index(session: Session, where: list[Any]) -> SeriesIndex:
+    """Group the results matching `where` by codec series."""
+    rows = session.execute(
+        select(Result.codec_set_id, func.max(Commit.order), func.min(Commit.order),
+               func.count(func.distinct(Result.commit_id)))
+        .join(Commit, Commit.id == Result.commit_id).where(*where)
+        .group_by(Result.codec_set_id)).all()
+    return index_of(session, [tuple(r) for r in rows])
+
+
+def index_of(session: Session, rows: list[tuple[Any, ...]]) -> SeriesIndex:
+    """rows: (codec set id, newest git order, oldest git order, commits)."""
+    described = codec_service.describe(session, {r[0] for r in rows if r[0] is not None})
+    keys_of = codec_service.series_keys(session, [r[0] for r in rows])
+    index = SeriesIndex(defaultdict(list), {}, {}, defaultdict(int), described)
+    for set_id, hi, lo, commits in rows:
+        key = keys_of[set_id]
+        index.ids[key].append(set_id)
+        index.commits[key] += int(commits)
+        if key not in index.newest or (hi or 0) > index.newest[key][0]:
+            index.newest[key] = (hi or 0, set_id)
+        if key not in index.oldest or (lo or 0) < index.oldest[key][0]:
+            index.oldest[key] = (lo or 0, set_id)
+    return index
+
+
+def choose_codecs(session: Session, where: list[Any], requested: str | None) -> CodecChoice:
+    """The codec series among the results matching `where`: the requested one (a series key
+    or a set name), else the one measured on the newest commit."""
+    return series_index(session, where).pick(requested)
+
+
+def machine_codec_series(session: Session, machine: str, latest: int = 2) -> list[dict[str, Any]]:
+    """Every codec series a machine measured, newest first, each with its newest commits
+    (CodecSeriesOut): compare's default pair is the two newest of one series. From the
+    small documents table, not the results."""
+    m = get_machine(session, machine)
+    rows = session.execute(
+        select(ResultDocument.codec_set_id, func.max(Commit.order), func.min(Commit.order),
+               func.count(func.distinct(ResultDocument.commit_id)))
+        .join(Commit, Commit.id == ResultDocument.commit_id)
+        .where(ResultDocument.machine_id == m.id)
+        .group_by(ResultDocument.codec_set_id)).all()
+    index = index_of(session, [tuple(r) for r in rows])
+    out = index.available()
+    for series in out:
+        ids = [i for i in index.ids[series["series_key"]] if i is not None]
+        shas = session.execute(
+            select(Commit.sha, func.max(Commit.order))
+            .join(ResultDocument, ResultDocument.commit_id == Commit.id)
+            .where(ResultDocument.machine_id == m.id, ResultDocument.codec_set_id.in_(ids))
+            .group_by(Commit.sha).order_by(func.max(Commit.order).desc()).limit(latest))
+        series["latest_commits"] = [sha for sha, _ in shas]
+    return out
