@@ -27,10 +27,11 @@ start=$SECONDS
 build "$HARNESS/build-aarch64" "" rzbench rzbench_tests
 echo "== aarch64 cross build: $((SECONDS - start)) s"
 # The GoogleTest suite under emulation (CMAKE_CROSSCOMPILING_EMULATOR). Left to the native
-# ctest: cli and backend_switch (they drive host tools) and the timing engine's every-mode x
-# every-thread-count round trip (minutes under qemu; the codec bytes it checks are compared below).
+# ctest: cli, cli_options and backend_switch (they run the binary or host tools directly) and
+# the timing engine's every-mode x every-thread-count round trip (minutes under qemu; the codec
+# bytes it checks are compared below). The option parser's GoogleTests run here.
 (cd "$HARNESS/build-aarch64" && ctest --output-on-failure -j"$JOBS" \
-  -E '^(cli|backend_switch|Experiment\.EveryModePreconditionerAndThreadCountRoundTrips)$')
+  -E '^(cli|cli_options|backend_switch|Experiment\.EveryModePreconditionerAndThreadCountRoundTrips)$')
 echo "== aarch64 ctest: $((SECONDS - start)) s"
 WORK="$HARNESS/build-aarch64/compare"
 "$PY" "$HARNESS/scripts/compare_arches.py" --native "$HARNESS/build/rzbench" \
