@@ -113,14 +113,21 @@ def test_bisection_finds_the_planted_commit(
     assert lead["metric"] == "decompress_mbps" and lead["direction"] == "regression"
     assert lead["state"] == "confirmed" and lead["delta_pct"] < -10
 
-    runs = api_get(api, "/runs", limit=100)["items"]
+    # The bisection is done when the last step's results are classified, which the worker's
+    # upload triggers before it marks its run succeeded: wait for every run to end first.
+    def runs_ended() -> list[dict[str, Any]] | None:
+        items = api_get(api, "/runs", limit=100)["items"]
+        ended = all(r["status"] in ("succeeded", "failed", "cancelled") for r in items)
+        return items if ended else None
+
+    runs = wait_for(runs_ended, 300, "every run to end", interval=1, on_timeout=progress)
     by_trigger: dict[str, list[dict[str, Any]]] = {}
     for r in runs:
         by_trigger.setdefault(r["trigger"].split(":")[0], []).append(r)
     assert len(by_trigger["confirm"]) == 2  # parent and suspect, once each
     assert {r["commit"] for r in by_trigger["confirm"]} == {shas[4], shas[9]}
     assert {r["commit"] for r in by_trigger["bisect"]} == {s["sha"] for s in bis["steps"]}
-    assert all(r["status"] == "succeeded" and r["tag"] == tag for r in runs)
+    assert all(r["status"] == "succeeded" and r["tag"] == tag for r in runs), progress()
     # The unmeasured commits were stored in git order between good and bad.
     orders = {c["sha"]: c["order"] for c in api_get(api, "/commits", limit=100)["items"]}
     assert [orders[s] for s in shas[4:10]] == sorted(orders[s] for s in shas[4:10])
