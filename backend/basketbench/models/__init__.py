@@ -1,5 +1,6 @@
 """SQLAlchemy 2 ORM models; importing this package registers every table."""
 
+from basketbench.models.ab import AbEffect, AbRun
 from basketbench.models.advice import AdviceRun
 from basketbench.models.base import Base
 from basketbench.models.branch_size import BranchSize
@@ -14,7 +15,8 @@ from basketbench.models.run import Run, RunDispatch
 from basketbench.models.worker import WorkerTag
 
 __all__ = [
-    "AdviceRun", "ApiToken", "Base", "BranchSize", "Change", "CodecSet", "Commit",
+    "AbEffect", "AbRun", "AdviceRun", "ApiToken", "Base", "BranchSize", "Change", "CodecSet",
+    "Commit",
     "Configuration", "Dataset", "Machine", "NotificationDelivery", "PendingDetection",
     "Repository", "Result", "ResultDocument", "Run", "RunDispatch", "WebhookDelivery",
     "WorkerTag",
