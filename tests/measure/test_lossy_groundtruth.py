@@ -25,6 +25,8 @@ from basketbench.measure.realroot import releases as root_release
 from basketbench.measure.realroot.releases import Release
 from basketbench.measure.rootio import lossy_floats
 from basketbench.measure.rootio.rntuple import (
+    Column,
+    Page,
     decode_column_page,
     iter_pages,
     load_ntuple,
@@ -60,7 +62,7 @@ def written(release: tuple[Release, Path], tmp_path_factory: pytest.TempPathFact
     return out / f"lossy-{SETTING}.root", values, out
 
 
-def _pages(path: Path) -> list[tuple[str, object, object, bytes, bytes | None]]:
+def _pages(path: Path) -> list[tuple[str, Column, Page, bytes, bytes | None]]:
     size = path.stat().st_size
     with uproot.open(path) as f, path.open("rb") as fh:
         nt = load_ntuple(fh, size, f.key("lossy"), "lossy", path.name)
@@ -76,11 +78,11 @@ def test_roots_pages_are_our_encoding_byte_for_byte(
     starts: dict[str, int] = {}
     kinds = set()
     for name, column, page, raw, compressed in _pages(path):
-        rep = lossy_representation(column) or lossy_floats.Representation("full", 32)  # type: ignore[arg-type]
-        kinds.add(column.type.name)  # type: ignore[attr-defined]
+        rep = lossy_representation(column) or lossy_floats.Representation("full", 32)
+        kinds.add(column.type.name)
         start = starts.get(name, 0)
-        chunk = values[start:start + page.elements]  # type: ignore[attr-defined]
-        starts[name] = start + page.elements  # type: ignore[attr-defined]
+        chunk = values[start:start + page.elements]
+        starts[name] = start + page.elements
         assert lossy_floats.encode(rep, chunk) == raw, (name, page)
         assert root.compress(SETTING, raw) == compressed, (name, page)
     assert kinds == {"SplitReal32", "Real16", "Real32Trunc", "Real32Quant"}
@@ -93,8 +95,8 @@ def test_decoded_values_equal_roots_and_uproots(written: tuple[Path, np.ndarray,
     reps = {}
     for name, column, page, raw, _ in _pages(path):
         decoded.setdefault(name, []).append(
-            decode_column_page(column, raw, page.elements))  # type: ignore[arg-type, attr-defined]
-        reps[name] = lossy_representation(column) or lossy_floats.Representation("full", 32)  # type: ignore[arg-type]
+            decode_column_page(column, raw, page.elements))
+        reps[name] = lossy_representation(column) or lossy_floats.Representation("full", 32)
     with uproot.open(path) as f:
         ntuple = f["lossy"]
         for name, pages in decoded.items():
@@ -117,7 +119,7 @@ def test_sweep_sizes_are_roots_bytes(release: tuple[Release, Path],
     path, _, _ = written
     on_disk: dict[str, int] = {}
     for name, _, page, _, _ in _pages(path):
-        on_disk[name] = on_disk.get(name, 0) + page.size  # type: ignore[attr-defined]
+        on_disk[name] = on_disk.get(name, 0) + page.size
     doc = sweep(path, SweepOptions(settings=[SETTING], bits=[8, 10, 16, 24, 32],
                                    columns=["full"], rzbench=binary))
     got = {(r["representation"] if r["representation"] in ("full", "half")

@@ -118,7 +118,8 @@ def _print(doc: dict[str, Any], rows: int) -> None:
         out.print(f"budget {budget}: {len(chosen)} columns, {saved:,} of their {total:,} bytes "
                   f"saved at {setting}; the largest savings:", highlight=False)
     for r in sorted(doc["recommendations"], key=lambda r: -r["saved_bytes"])[:rows]:
-        out.print("  " + f"{r['column']} under {r['budget']}: {_label(r['representation'], r['bits'])}"
+        label = _label(r["representation"], r["bits"])
+        out.print(f"  {r['column']} under {r['budget']}: {label}"
                   f", {r['compressed_bytes']:,} bytes at {r['setting']} "
                   f"(saves {r['saved_bytes']:,} of {r['full_bytes']:,})", highlight=False)
     for note in doc["notes"][:10]:

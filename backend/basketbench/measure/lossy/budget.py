@@ -12,6 +12,7 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Any
 
+
 def _suffixes(*names: str) -> tuple[str, ...]:
     # NanoAOD and HZZ name columns Muon_pt; xAOD (PHYSLITE) names fields AnalysisMuonsAuxDyn.pt
     return tuple(f"*{sep}{name}" for name in names for sep in ("_", "."))

@@ -34,8 +34,8 @@ void bb_lossy_write(const char *path, const float *values, long n, int setting,
    auto model = ROOT::RNTupleModel::Create();
    std::vector<std::string> names;
    for (std::size_t i = 0; i < kinds.size(); ++i) {
-      std::string name = kinds[i] == "full" || kinds[i] == "half" ? kinds[i]
-                                                                  : kinds[i] + std::to_string(bits[i]);
+      const bool fixed = kinds[i] == "full" || kinds[i] == "half";
+      std::string name = fixed ? kinds[i] : kinds[i] + std::to_string(bits[i]);
       auto field = std::make_unique<ROOT::RField<float>>(name);
       if (kinds[i] == "half")
          field->SetHalfPrecision();
