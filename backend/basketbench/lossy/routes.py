@@ -57,7 +57,9 @@ def get_lossy_sweep(
 def get_lossy_history(
     session: SessionDep, file: Text, column: Text,
     representation: Literal["full", "half", "trunc", "quant"], bits: Annotated[int, Query(
-        ge=1, le=32)], setting: Setting, codecs: Annotated[str, Query(max_length=100)] = "host",
+        ge=1, le=32)], setting: Setting,
+    codecs: Annotated[str | None, Query(max_length=100, description="default: every codec set")]
+    = None,
     limit: Annotated[int, Query(ge=1, le=2000)] = 200,
 ) -> Any:
     """One column's bytes at one representation and setting over the newest commits."""

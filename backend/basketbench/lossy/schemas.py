@@ -125,6 +125,7 @@ class LossyHistoryPointOut(BaseModel):
     commit: str
     committed_at: datetime | None
     sweep: int
+    codecs: str
     compressed_bytes: int
     saved_pct: float
     max_rel_error: float
@@ -136,5 +137,5 @@ class LossyHistoryOut(BaseModel):
     representation: str
     bits: int
     setting: int
-    codecs: str
+    codecs: str | None  # None: every codec set
     points: list[LossyHistoryPointOut]

@@ -97,15 +97,18 @@ def columns_view(session: Session, sweep_id: int, setting: int | None,
 
 
 def history(session: Session, *, file: str, column: str, representation: str, bits: int,
-            setting: int, codecs: str, limit: int) -> dict[str, Any]:
-    """One series over the newest `limit` commits with a sweep of this file."""
-    series = select(LossySweep.id, LossySweep.commit_id).where(
-        LossySweep.file == file, LossySweep.codecs == codecs).subquery()
+            setting: int, codecs: str | None, limit: int) -> dict[str, Any]:
+    """One series over the newest `limit` commits with a sweep of this file: of one codec
+    set, or of all (a ROOT release's codecs are part of the release, so a history across
+    releases crosses codec sets; each point names its own)."""
+    series = select(LossySweep.id, LossySweep.commit_id, LossySweep.codecs).where(
+        LossySweep.file == file,
+        *([LossySweep.codecs == codecs] if codecs is not None else [])).subquery()
     full = select(LossyResult.sweep_id, LossyResult.compressed_bytes.label("full")).where(
         LossyResult.column == column, LossyResult.representation == "full",
         LossyResult.bits == 32, LossyResult.setting == setting).subquery()
     query = (
-        select(Commit.sha, Commit.date, series.c.id, LossyResult.compressed_bytes,
+        select(Commit.sha, Commit.date, series.c.id, series.c.codecs, LossyResult.compressed_bytes,
                LossyResult.max_rel_error, full.c.full)
         .join(series, series.c.commit_id == Commit.id)
         .join(LossyResult, LossyResult.sweep_id == series.c.id)
@@ -117,10 +120,12 @@ def history(session: Session, *, file: str, column: str, representation: str, bi
     rows = session.execute(query).all()
     if not rows:
         raise NotFound(f"no lossy results for {column!r} of {file!r} at {representation} "
-                       f"{bits} bits, setting {setting}, codecs {codecs!r}")
-    points = [{"commit": sha, "committed_at": date, "sweep": sweep_id,
+                       f"{bits} bits, setting {setting}"
+                       + (f", codecs {codecs!r}" if codecs is not None else ""))
+    points = [{"commit": sha, "committed_at": date, "sweep": sweep_id, "codecs": sweep_codecs,
                "compressed_bytes": compressed, "saved_pct": _saved(full_bytes, compressed),
                "max_rel_error": error}
-              for sha, date, sweep_id, compressed, error, full_bytes in reversed(rows)]
+              for sha, date, sweep_id, sweep_codecs, compressed, error, full_bytes
+              in reversed(rows)]
     return {"file": file, "column": column, "representation": representation, "bits": bits,
             "setting": setting, "codecs": codecs, "points": points}

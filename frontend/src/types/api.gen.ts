@@ -2251,7 +2251,7 @@ export interface components {
             /** Setting */
             setting: number;
             /** Codecs */
-            codecs: string;
+            codecs: string | null;
             /** Points */
             points: components["schemas"]["LossyHistoryPointOut"][];
         };
@@ -2263,6 +2263,8 @@ export interface components {
             committed_at: string | null;
             /** Sweep */
             sweep: number;
+            /** Codecs */
+            codecs: string;
             /** Compressed Bytes */
             compressed_bytes: number;
             /** Saved Pct */
@@ -7041,8 +7043,8 @@ export interface operations {
                 bits: number;
                 /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
                 setting: number;
-                /** @description codec series key or set name (host, builtin, ...); default: the newest */
-                codecs?: string;
+                /** @description default: every codec set */
+                codecs?: string | null;
                 limit?: number;
             };
             header?: never;

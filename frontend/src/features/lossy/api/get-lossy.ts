@@ -33,7 +33,6 @@ export interface HistoryParams {
   representation: string;
   bits: number;
   setting: number;
-  codecs: string;
 }
 
 export const useLossyHistory = (p: HistoryParams | null) =>

@@ -43,7 +43,7 @@ export function LossyPage() {
   const parsed = parseRep(rep);
   const history = useLossyHistory(
     data && sweep && column && parsed
-      ? { file: sweep.file, column, ...parsed, setting: data.setting, codecs: sweep.codecs }
+      ? { file: sweep.file, column, ...parsed, setting: data.setting }
       : null,
   );
 
@@ -175,7 +175,7 @@ export function LossyPage() {
               type: 'scatter',
               mode: 'lines+markers',
               name: rep,
-              x: history.data.points.map((p) => shortSha(p.commit)),
+              x: history.data.points.map((p) => `${shortSha(p.commit)} (${p.codecs})`),
               y: history.data.points.map((p) => p.compressed_bytes),
               customdata: history.data.points.map((p) => [p.saved_pct, p.max_rel_error]),
               hovertemplate: '%{x}: %{y:,} bytes (%{customdata[0]:.1f} % saved), error %{customdata[1]:.2e}<extra></extra>',
