@@ -12,7 +12,6 @@ default; TTree float branches are re-encoded the same way, basket by basket.
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from basketbench.measure.lossy.budget import Budget, recommend
 from basketbench.measure.lossy.columns import FloatColumn, float_columns
 from basketbench.measure.lossy.errors import error_stats
 from basketbench.measure.rootio.corpus_format import CorpusWriter
+from basketbench.measure.rootio.extract import file_sha256
 from basketbench.measure.rootio.lossy_floats import (
     QUANT_BITS,
     TRUNC_BITS,
@@ -147,20 +147,12 @@ def sweep(path: Path, options: SweepOptions | None = None,
     effects = physics_effects(path, columns, options)
     recommendations = recommend(results, options.budgets, options.settings[0]) \
         if options.budgets else []
-    return {"schema": SCHEMA, "file": path.name, "file_sha256": _sha256(path),
+    return {"schema": SCHEMA, "file": path.name, "file_sha256": file_sha256(path),
             "settings": list(options.settings),
             "bits": list(options.bits), "tool": f"basketbench {package_version()}",
             "columns": len(columns), "results": results, "physics": effects,
             "budgets": [b.text for b in options.budgets],
             "recommendations": recommendations, "notes": notes}
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def physics_effects(path: Path, columns: list[FloatColumn], options: SweepOptions

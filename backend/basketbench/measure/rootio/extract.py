@@ -81,7 +81,7 @@ class CorpusSummary:
 Log = Callable[[str], None]
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         while chunk := fh.read(1 << 20):
@@ -298,7 +298,7 @@ class _Extractor:
         def add(**item: Any) -> None:
             nonlocal file_index
             if file_index is None:
-                file_index = self.writer.add_file(path.name, fcompress, _sha256(path))
+                file_index = self.writer.add_file(path.name, fcompress, file_sha256(path))
             record = self.writer.add_basket(file=file_index, **item)
             summary.baskets += 1
             summary.pages += record.kind == "page"
