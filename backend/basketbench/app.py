@@ -21,6 +21,7 @@ from basketbench.core import gc_tuning, queue
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
 from basketbench.health import routes as health
+from basketbench.lossy import routes as lossy
 from basketbench.recommend.routes import advise, recommend
 from basketbench.results.routes import io, latest, results
 from basketbench.runs.routes import ci, runs
@@ -56,7 +57,7 @@ def api_router() -> APIRouter:
                    catalog.datasets, catalog.configurations, latest.router, runs.router,
                    results.router, analysis.router, ci.router, changes.router,
                    recommend.router, recommend.upload_router, advise.router,
-                   worker_tags.router, io.router):
+                   worker_tags.router, io.router, lossy.router, lossy.upload_router):
         api.include_router(router)
     return api
 

@@ -8,6 +8,7 @@ from basketbench.models.change import Change, NotificationDelivery, PendingDetec
 from basketbench.models.codecs import CodecSet
 from basketbench.models.commit import Commit, Repository
 from basketbench.models.experiment import Configuration, Dataset
+from basketbench.models.lossy import LossyResult, LossySweep
 from basketbench.models.machine import Machine
 from basketbench.models.ops import ApiToken, WebhookDelivery
 from basketbench.models.result import Result, ResultDocument
@@ -17,7 +18,8 @@ from basketbench.models.worker import WorkerTag
 __all__ = [
     "AbEffect", "AbRun", "AdviceRun", "ApiToken", "Base", "BranchSize", "Change", "CodecSet",
     "Commit",
-    "Configuration", "Dataset", "Machine", "NotificationDelivery", "PendingDetection",
+    "Configuration", "Dataset", "LossyResult", "LossySweep", "Machine",
+    "NotificationDelivery", "PendingDetection",
     "Repository", "Result", "ResultDocument", "Run", "RunDispatch", "WebhookDelivery",
     "WorkerTag",
 ]

@@ -832,6 +832,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lossy-sweeps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Lossy Sweeps
+         * @description The newest sweeps (optionally of one file).
+         */
+        get: operations["lossy-get_lossy_sweeps"];
+        put?: never;
+        /**
+         * Post Lossy Sweep
+         * @description Store a `basketbench lossy --json` document measured with a commit's codecs
+         *     (replaces an earlier sweep of the same commit, file and codecs).
+         */
+        post: operations["lossy-post_lossy_sweep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lossy-sweeps/{sweep_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Lossy Sweep
+         * @description Every representation of the columns asked for (default: the 8 largest) at one setting
+         *     (default: the sweep's first): bytes, saving against full and errors; the physics
+         *     quantities computed from those columns.
+         */
+        get: operations["lossy-get_lossy_sweep"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lossy/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Lossy History
+         * @description One column's bytes at one representation and setting over the newest commits.
+         */
+        get: operations["lossy-get_lossy_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2128,6 +2195,178 @@ export interface components {
             limit: number;
             /** Offset */
             offset: number;
+        };
+        /** LossyColumnsOut */
+        LossyColumnsOut: {
+            sweep: components["schemas"]["LossySweepOut"];
+            /** Setting */
+            setting: number;
+            /** Columns */
+            columns: string[];
+            /** Points */
+            points: components["schemas"]["LossyPointOut"][];
+            /** Physics */
+            physics: {
+                [key: string]: unknown;
+            }[];
+            /** Notes */
+            notes: string[];
+        };
+        /** LossyDocument */
+        LossyDocument: {
+            /**
+             * Schema
+             * @constant
+             */
+            schema: "basketbench-lossy-v1";
+            /** File */
+            file: string;
+            /** File Sha256 */
+            file_sha256: string;
+            /** Settings */
+            settings: number[];
+            /** Tool */
+            tool?: string | null;
+            /** Columns */
+            columns: number;
+            /** Results */
+            results: components["schemas"]["LossyResultIn"][];
+            /** Physics */
+            physics?: {
+                [key: string]: unknown;
+            }[];
+            /** Notes */
+            notes?: string[];
+        };
+        /** LossyHistoryOut */
+        LossyHistoryOut: {
+            /** File */
+            file: string;
+            /** Column */
+            column: string;
+            /** Representation */
+            representation: string;
+            /** Bits */
+            bits: number;
+            /** Setting */
+            setting: number;
+            /** Codecs */
+            codecs: string | null;
+            /** Points */
+            points: components["schemas"]["LossyHistoryPointOut"][];
+        };
+        /** LossyHistoryPointOut */
+        LossyHistoryPointOut: {
+            /** Commit */
+            commit: string;
+            /** Committed At */
+            committed_at: string | null;
+            /** Sweep */
+            sweep: number;
+            /** Codecs */
+            codecs: string;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Saved Pct */
+            saved_pct: number;
+            /** Max Rel Error */
+            max_rel_error: number;
+        };
+        /** LossyPointOut */
+        LossyPointOut: {
+            /** Column */
+            column: string;
+            /** Representation */
+            representation: string;
+            /** Bits */
+            bits: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Uncompressed Bytes */
+            uncompressed_bytes: number;
+            /** Saved Pct */
+            saved_pct: number;
+            /** Max Abs Error */
+            max_abs_error: number;
+            /** Max Rel Error */
+            max_rel_error: number;
+            /** Rms Rel Error */
+            rms_rel_error: number;
+        };
+        /** LossyResultIn */
+        LossyResultIn: {
+            /** Column */
+            column: string;
+            /**
+             * Representation
+             * @enum {string}
+             */
+            representation: "full" | "half" | "trunc" | "quant";
+            /** Bits */
+            bits: number;
+            /** Setting */
+            setting: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Uncompressed Bytes */
+            uncompressed_bytes: number;
+            /** Max Abs Error */
+            max_abs_error: number;
+            /** Max Rel Error */
+            max_rel_error: number;
+            /** Rms Rel Error */
+            rms_rel_error: number;
+        };
+        /** LossyStored */
+        LossyStored: {
+            /** Id */
+            id: number;
+            /** Commit */
+            commit: string;
+            /** File */
+            file: string;
+            /** Codecs */
+            codecs: string;
+            /** Rows */
+            rows: number;
+        };
+        /** LossySweepOut */
+        LossySweepOut: {
+            /** Id */
+            id: number;
+            /** Commit */
+            commit: string;
+            /** File */
+            file: string;
+            /** File Sha256 */
+            file_sha256: string;
+            /** Codecs */
+            codecs: string;
+            /** Settings */
+            settings: number[];
+            /** Columns */
+            columns: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+        };
+        /** LossySweepsOut */
+        LossySweepsOut: {
+            /** Sweeps */
+            sweeps: components["schemas"]["LossySweepOut"][];
+        };
+        /** LossyUpload */
+        LossyUpload: {
+            /** Commit */
+            commit: string;
+            /**
+             * Codecs
+             * @default host
+             */
+            codecs: string;
+            document: components["schemas"]["LossyDocument"];
         };
         /** MachineCodecSetOut */
         MachineCodecSetOut: {
@@ -6538,6 +6777,289 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IoBreakdownOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-get_lossy_sweeps": {
+        parameters: {
+            query?: {
+                file?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossySweepsOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-post_lossy_sweep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LossyUpload"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossyStored"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-get_lossy_sweep": {
+        parameters: {
+            query?: {
+                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
+                setting?: number | null;
+                column?: string[] | null;
+            };
+            header?: never;
+            path: {
+                sweep_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossyColumnsOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-get_lossy_history": {
+        parameters: {
+            query: {
+                file: string;
+                column: string;
+                representation: "full" | "half" | "trunc" | "quant";
+                bits: number;
+                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
+                setting: number;
+                /** @description default: every codec set */
+                codecs?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossyHistoryOut"];
                 };
             };
             /** @description bad request */
