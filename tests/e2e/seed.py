@@ -317,6 +317,12 @@ def document(
     }
 
 
+def _load(load1: float) -> dict[str, Any]:
+    """A load snapshot of a document's `load` record (measure/rzbench/noise.py)."""
+    return {"load1": load1, "load5": load1, "cpu_times": None, "governor": None,
+            "frequencies_mhz": None}
+
+
 def release_document(
     commit: str, index: int, root_version: str | None, libraries: dict[str, str] | None,
     created: datetime,
@@ -336,17 +342,14 @@ def release_document(
         if loaded is not None:
             c, d = c * loaded.uniform(0.17, 0.9), d * loaded.uniform(0.17, 0.9)
         r["compress_mbps"], r["decompress_mbps"] = stats(rng, c), stats(rng, d)
-    if loaded is not None:
-        def snap(load1: float) -> dict[str, Any]:
-            return {"load1": load1, "load5": load1, "cpu_times": None, "governor": None,
-                    "frequencies_mhz": None}
-        doc["load"] = {"start": snap(2.5), "end": snap(16.6), "cores": 2,
-                       "steal_fraction": None, "cpu_busy_fraction": None, "busy": True,
-                       "busy_reasons": ["load average 2.50 at start (>= 1)"]}
         if libraries and libraries["zstd"] == "1.5.7" and r["algorithm"] == 5:
             factor = 1.044 if r["level"] <= 5 else 0.967
             r["compressed_bytes"] = int(r["compressed_bytes"] * factor)
             r["ratio"] = r["uncompressed_bytes"] / r["compressed_bytes"]
+    if loaded is not None:
+        doc["load"] = {"start": _load(2.5), "end": _load(16.6), "cores": 2,
+                       "steal_fraction": None, "cpu_busy_fraction": None, "busy": True,
+                       "busy_reasons": ["load average 2.50 at start (>= 1)"]}
     if libraries is not None:
         libs = {**doc["machine"]["libraries"], **libraries}
         doc["machine"]["libraries"] = libs
