@@ -2,10 +2,10 @@
 this tag", asked for from the compare page (POST /ab-requests) or by detection.
 
 The run itself (status, stage, progress, dispatch, claim) is an ordinary row of `runs` with
-suite "ab" and ``commit_id`` = side B; this table adds side A (the reference commit), the
-machine asked for, and who asked. The worker's A/B stage reads it (GET /ab-requests/{run})
-and uploads its document to POST /ab-runs with this run's id, so the result is the ab_runs
-row whose run_id is this run."""
+``commit_id`` = side B and suite "ab:<side A's sha>" (what the worker's A/B stage reads);
+this table keeps the pair findable (side A as a commit id), the machine asked for, and who
+asked. The worker uploads its document to POST /ab-runs with the run's id, so the result
+is the ab_runs row whose run_id is this run."""
 
 from __future__ import annotations
 

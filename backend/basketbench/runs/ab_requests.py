@@ -1,11 +1,13 @@
 """Queued interleaved A/Bs: "measure commit B against commit A on a worker of this tag".
 
-An A/B request is an ordinary run (suite "ab", commit = side B: queued, dispatched to the
-tag, claimed, its stage and progress reported like any other) plus a row of ab_requests
-with side A. The worker's A/B stage reads the request (GET /ab-requests/{run_id}), builds
-both commits, runs `basketbench ab` and uploads the document to POST /ab-runs with this run
-id; the ab_runs row whose run_id is the run is the answer, and compare shows its effects
-as the evidence of its speed rows (analysis/compare/evidence.py).
+An A/B request is an ordinary run (commit = side B: queued, dispatched to the tag, claimed,
+its stage and progress reported like any other) whose suite names side A,
+"ab:<reference sha>" -- what the worker's A/B stage executes (workers/.../pipeline/ab_run.py:
+it builds both commits, runs `basketbench ab` and uploads the document to POST /ab-runs
+with this run's id, reference kind "commit", origin "compare") -- plus a row of
+ab_requests with the pair, the machine asked for and who asked, so the compare page finds
+the request of its pair. The ab_runs row whose run_id is the run is the answer, and compare
+shows its effects as the evidence of its speed rows (analysis/compare/evidence.py).
 
 ``queue`` is also the hand-off for detection's confirming A/Bs (reference kind parent or
 previous, origin pipeline)."""
@@ -24,7 +26,8 @@ from basketbench.runs import dispatch
 from basketbench.runs.ab_schemas import AbRequestIn, AbRequestOut
 from basketbench.runs.service import create_runs
 
-SUITE = "ab"
+# The worker reads side A from the suite: "ab:" + the reference commit's full sha.
+SUITE_PREFIX = "ab:"
 PENDING = ("queued", "running")
 
 
@@ -57,7 +60,8 @@ def queue(session: Session, tag: str, machine: Machine | None, commit: Commit,
           reference: Commit, reference_kind: str, origin: str, who: str) -> Run:
     """The run and its request, in the caller's transaction (the dispatch outbox row
     commits with them)."""
-    run = create_runs(session, [commit], [tag], SUITE, f"ab:{who}"[:50])[0]
+    run = create_runs(session, [commit], [tag], SUITE_PREFIX + reference.sha,
+                      f"ab:{who}"[:50])[0]
     session.add(AbRequest(run_id=run.id, commit_id=commit.id, reference_commit_id=reference.id,
                           reference_kind=reference_kind, origin=origin,
                           machine_id=machine.id if machine is not None else None,

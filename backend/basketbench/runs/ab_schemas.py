@@ -35,10 +35,9 @@ class AbRequestIn(BaseModel):
 
 
 class AbRequestOut(BaseModel):
-    """A queued A/B and how far it got. For the worker's A/B stage: measure ``commit``
-    (side B) against ``reference_commit`` (side A), then POST /ab-runs with this
-    ``run_id``, ``reference`` {kind: reference_kind, commit: reference_commit} and
-    ``origin``."""
+    """A queued A/B and how far it got: ``commit`` (side B) measured against
+    ``reference_commit`` (side A) by the run ``run_id`` (suite "ab:<reference_commit>"),
+    answered by the A/B run it uploads (``ab_run_id``)."""
 
     run_id: int
     tag: str

@@ -351,8 +351,8 @@ export interface paths {
         /**
          * Post Ab Request
          * @description Queue an interleaved A/B of `head_commit` (side B) against `base_commit` (side A)
-         *     on a worker of `machine`'s tag (or of `tag`): a run of suite "ab". Needs a token of
-         *     scope `user`. The A/B's effects become the evidence of compare's speed rows.
+         *     on a worker of `machine`'s tag (or of `tag`): a run of suite "ab:<base sha>". Needs a
+         *     token of scope `user`. The A/B's effects become the evidence of compare's speed rows.
          */
         post: operations["runs-post_ab_request"];
         delete?: never;
@@ -370,8 +370,7 @@ export interface paths {
         };
         /**
          * Get Ab Request
-         * @description One request; for the worker's A/B stage: which commits to measure, and how to label
-         *     the upload.
+         * @description One request: the pair, who asked, the run's state and, once uploaded, its A/B run.
          */
         get: operations["runs-get_ab_request"];
         put?: never;
@@ -912,10 +911,9 @@ export interface components {
         };
         /**
          * AbRequestOut
-         * @description A queued A/B and how far it got. For the worker's A/B stage: measure ``commit``
-         *     (side B) against ``reference_commit`` (side A), then POST /ab-runs with this
-         *     ``run_id``, ``reference`` {kind: reference_kind, commit: reference_commit} and
-         *     ``origin``.
+         * @description A queued A/B and how far it got: ``commit`` (side B) measured against
+         *     ``reference_commit`` (side A) by the run ``run_id`` (suite "ab:<reference_commit>"),
+         *     answered by the A/B run it uploads (``ab_run_id``).
          */
         AbRequestOut: {
             /** Run Id */

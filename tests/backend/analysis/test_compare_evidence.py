@@ -196,8 +196,9 @@ def test_ab_requests_queue_an_ab_run_once(client, auth, session, pair):
         "commit", "compare", "queued")
     assert out["ab_run_id"] is None and not out["duplicate"]
     run = session.get(Run, out["run_id"])
-    assert (run.suite, run.tag, run.trigger, run.status) == ("ab", "haswell", "ab:tests",
-                                                            "queued")
+    # the worker's A/B stage reads side A from the suite (ab:<reference sha>)
+    assert (run.suite, run.tag, run.trigger, run.status) == (f"ab:{base}", "haswell",
+                                                            "ab:tests", "queued")
     # a second click: the pending one, nothing queued twice
     again = client.post("/api/v1/ab-requests", json=body, headers=auth)
     assert again.status_code == 200 and again.json()["duplicate"]

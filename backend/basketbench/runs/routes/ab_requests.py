@@ -24,8 +24,8 @@ router = APIRouter(prefix="/ab-requests", tags=["runs"])
 def post_ab_request(session: SessionDep, token: TokenDep, body: AbRequestIn,
                     response: Response) -> Any:
     """Queue an interleaved A/B of `head_commit` (side B) against `base_commit` (side A)
-    on a worker of `machine`'s tag (or of `tag`): a run of suite "ab". Needs a token of
-    scope `user`. The A/B's effects become the evidence of compare's speed rows."""
+    on a worker of `machine`'s tag (or of `tag`): a run of suite "ab:<base sha>". Needs a
+    token of scope `user`. The A/B's effects become the evidence of compare's speed rows."""
     out = service.request(session, body, token.name)
     if out.duplicate:
         response.status_code = 200
@@ -43,6 +43,5 @@ def list_ab_requests(session: SessionDep, machine: Ref = None, base_commit: Ref 
 
 @router.get("/{run_id}", response_model=AbRequestOut, dependencies=[ReadAccess])
 def get_ab_request(session: SessionDep, run_id: RunId) -> Any:
-    """One request; for the worker's A/B stage: which commits to measure, and how to label
-    the upload."""
+    """One request: the pair, who asked, the run's state and, once uploaded, its A/B run."""
     return service.get(session, run_id)
