@@ -1,6 +1,7 @@
 """SQLAlchemy 2 ORM models; importing this package registers every table."""
 
 from basketbench.models.ab import AbEffect, AbRun
+from basketbench.models.ab_request import AbRequest
 from basketbench.models.advice import AdviceRun
 from basketbench.models.base import Base
 from basketbench.models.branch_size import BranchSize
@@ -16,7 +17,8 @@ from basketbench.models.run import Run, RunDispatch
 from basketbench.models.worker import WorkerTag
 
 __all__ = [
-    "AbEffect", "AbRun", "AdviceRun", "ApiToken", "Base", "BranchSize", "Change", "CodecSet",
+    "AbEffect", "AbRequest", "AbRun", "AdviceRun", "ApiToken", "Base", "BranchSize", "Change",
+    "CodecSet",
     "Commit",
     "Configuration", "Dataset", "LossyResult", "LossySweep", "Machine",
     "NotificationDelivery", "PendingDetection",
