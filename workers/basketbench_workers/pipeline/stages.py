@@ -354,6 +354,7 @@ def _stages(
         build = release_build(release, settings, log_path)
     else:
         assert codec_set is not None
+        Sandbox.for_settings(settings).check()  # no sandbox here: refused, with the reason
         build = _build(profile, mirror, sha, settings, log_path, deadline, codec_set)
     # A commit's rzbench holds the commit's code (run at every start): it runs sandboxed.
     # A release's is built from PyPI's wheel, not from what a webhook named.

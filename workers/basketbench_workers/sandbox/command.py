@@ -35,11 +35,9 @@ class ToolMissing(Exception):
 
 
 def tool(name: str) -> str:
-    found = shutil.which(name) or next(
-        (p for d in ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
-         if os.access(p := f"{d}/{name}", os.X_OK)), None)
+    found = shutil.which(name)
     if found is None:
-        raise ToolMissing(f"{name} is not installed")
+        raise ToolMissing(f"{name} is not installed (or not on the worker's PATH)")
     return found
 
 

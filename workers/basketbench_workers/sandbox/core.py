@@ -13,6 +13,7 @@ BASKETBENCH_SANDBOX=off (trusted repositories only).
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -75,7 +76,7 @@ class Sandbox:
         """SandboxUnavailable when a trivial command cannot run sandboxed here."""
         if not self.enabled:
             return
-        key = (os.geteuid(), self.policy.uid, self.policy.gid)
+        key = (os.geteuid(), self.policy.uid, self.policy.gid, shutil.which("bwrap"))
         with _probe_lock:
             if key not in _probed:
                 _probed[key] = self._probe()
