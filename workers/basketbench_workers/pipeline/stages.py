@@ -354,11 +354,14 @@ def _stages(
         build = release_build(release, settings, log_path)
     else:
         assert codec_set is not None
-        Sandbox.for_settings(settings).check()  # no sandbox here: refused, with the reason
+        if profile.kind == "root":
+            Sandbox.for_settings(settings).check()  # none here: refused, with the reason
         build = _build(profile, mirror, sha, settings, log_path, deadline, codec_set)
     # A commit's rzbench holds the commit's code (run at every start): it runs sandboxed.
-    # A release's is built from PyPI's wheel, not from what a webhook named.
-    sandbox = Sandbox.for_settings(settings) if release is None else None
+    # A release's is built from PyPI's wheel, not from what a webhook named; a rootcompat
+    # profile's holds only rzbench's own backend.
+    sandbox = (Sandbox.for_settings(settings)
+               if release is None and profile.kind == "root" else None)
     # Results are stored under the fingerprint of the rzbench that measures them.
     machine_id = ensure_registered(api, identity.machine_name, identity.tag, build.rzbench, state,
                                    sandbox)

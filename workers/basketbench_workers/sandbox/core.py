@@ -202,9 +202,16 @@ class Sandbox:
 
 
 def _chown_tree(path: Path, uid: int, gid: int) -> None:
+    """Everything under `path` to uid:gid. A top already owned is taken as done: concurrent
+    compile jobs share an output dir, whose files their sandbox user creates itself."""
+    if (path.lstat().st_uid, path.lstat().st_gid) == (uid, gid):
+        return
     for base, dirs, files in os.walk(path):
         for name in [".", *dirs, *files]:
             target = os.path.join(base, name)
-            st = os.lstat(target)
-            if (st.st_uid, st.st_gid) != (uid, gid):
-                os.lchown(target, uid, gid)
+            try:
+                st = os.lstat(target)
+                if (st.st_uid, st.st_gid) != (uid, gid):
+                    os.lchown(target, uid, gid)
+            except FileNotFoundError:  # removed meanwhile (a compiler's temporary file)
+                continue
