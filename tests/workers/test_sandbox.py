@@ -4,6 +4,7 @@ refusal when no sandbox can be made."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -11,7 +12,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from basketbench.measure.rzbench.runner import RzbenchNotFound, locate_rzbench, run_sizes
+from basketbench.measure.rzbench.runner import (
+    BenchOptions,
+    RzbenchNotFound,
+    locate_rzbench,
+    run_bench,
+    run_sizes,
+)
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.procs import Deadline, StageFailed
 from basketbench_workers.sandbox import Limits, Policy, Sandbox, SandboxUnavailable
@@ -128,6 +135,11 @@ def test_measurement_library_runs_through_the_launcher(sandbox: Sandbox,
     launcher = sandbox.launcher(readable=[binary.parent])
     rows = run_sizes(synthetic=["event"], settings=[101], binary=binary, launcher=launcher)
     assert rows and rows[0]["branches"]
+    out = tmp_path / "bench" / "result.json"
+    out.parent.mkdir()
+    options = BenchOptions(synthetic=["event"], settings=[101], min_samples=1, target_ms=1)
+    code, _ = run_bench(options, out, binary=binary, launcher=launcher)
+    assert code == 0 and json.loads(out.read_text())["results"]
 
 
 def test_off_is_unconfined_but_still_without_the_environment(

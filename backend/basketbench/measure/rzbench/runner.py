@@ -177,11 +177,13 @@ def run_bench(
     binary: Path | None = None,
     progress: ProgressCallback | None = None,
     timeout: float | None = None,
+    launcher: Launcher | None = None,
 ) -> tuple[int, str]:
     """Run `rzbench bench`, writing the result document to json_out.
 
     Returns (exit code, stderr). Exit 1 still writes the document (a result
-    failed); exit 2 and other codes raise RzbenchError.
+    failed); exit 2 and other codes raise RzbenchError. With a `launcher`, the directories
+    of the output files are the ones the command may write.
     """
     binary = binary or locate_rzbench()
     args = ["bench", *options.arguments(), "--json", str(json_out), "--quiet"]
@@ -191,7 +193,8 @@ def run_bench(
         args += ["--markdown", str(markdown_out)]
     if progress:
         args.append("--progress")
-    code, stderr = _run(binary, args, progress, timeout)
+    writes = sorted({p.parent for p in (json_out, csv_out, markdown_out) if p is not None})
+    code, stderr = _run(binary, args, progress, timeout, launcher, writes)
     if code not in (EXIT_OK, EXIT_RESULT_FAILED) or not json_out.is_file():
         raise RzbenchError(stderr or _exit_description(code), code)
     return code, stderr
