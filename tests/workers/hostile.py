@@ -3,9 +3,9 @@
 `at_load(...)` is C++ appended to a codec source that rzbench links, so its static
 initializer runs whenever the commit's rzbench starts (fingerprint, bench, sizes). It prints
 one `hostile:` line per attempt, and sends / writes whatever it found, so a leak would
-show in the test's listener or in the file it writes. `at_build()` is a source whose
-compilation reads the compiler's environment and the environment of PID 1 (the worker
-itself in a container) into the compile errors a run log shows.
+show in the test's listener or in the file it writes. `at_build(...)` are sources whose
+compilation reads a file of the worker's and the environment of PID 1 into the compile
+errors a run log shows.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ def at_load(port: int, outside_file: str, worker_file: str) -> str:
         "@WORKER_FILE@", worker_file)
 
 
-def at_build() -> str:
-    return ('// Reads environments into the compiler\'s error messages.\n'
-            '#include "/proc/self/environ"\n'
-            '#include "/proc/1/environ"\n')
+def at_build(worker_file: str) -> dict[str, str | bytes]:
+    """Sources (path in the tree -> text) whose compilation reads a file of the worker's
+    and the environment of PID 1 (the worker itself in a container): a compile error
+    quotes what it read into the run log."""
+    return {"core/zstd/src/environ.cpp": '#include "/proc/1/environ"\n',
+            "core/zstd/src/steal.cpp": f'#include "{worker_file}"\n'}
 
 
 _AT_LOAD = r'''

@@ -2,13 +2,15 @@
 `basketbench worker`). One commit's codec source carries a static initializer that, whenever
 its rzbench starts, looks for the worker's token in its environment and in /proc of its
 parents, sends what it found to a listener on 127.0.0.1, writes it to a file under /tmp and
-into the worker's directory, and forks without bound. Another commit's compilation reads
-/proc/self/environ and /proc/1/environ into its compile errors. Every attempt fails, the
+into the worker's directory, and forks without bound. Another commit's sources #include a file
+of the worker's holding the token and /proc/1/environ (the worker itself in a container),
+so that their compile errors would quote them. Every attempt fails, the
 run log says so (the sandbox's own line and the code's `hostile:` lines), and the token is
 nowhere: not in the logs, the results, the listener or the filesystem."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import uuid
@@ -111,6 +113,10 @@ def test_hostile_commit_gets_nothing(
     (suites / "sandbox-tiny.toml").write_text(TINY_SUITE)
     outside = Path("/tmp") / f"basketbench-hostile-{uuid.uuid4().hex}"
     inside_worker = worker_dir / f"hostile-{uuid.uuid4().hex}"
+    api = api_server_factory(BASKETBENCH_BROKER_URL=broker_url,
+                             BASKETBENCH_FRONTEND_DIST=str(tmp_path),
+                             BASKETBENCH_DEFAULT_SUITE="sandbox-tiny")
+    token = api.token
     listener = Listener()
     listener.start()
 
@@ -121,14 +127,14 @@ def test_hostile_commit_gets_nothing(
         {rzip: base_rzip + "\n" + hostile.at_load(listener.port, str(outside), str(inside_worker))},
         "zip: a static initializer that steals the worker's token",
     )
+    # A file the worker can read, holding the token (as a header: an error would quote it).
+    worker_secret = tmp_path / "worker-secret.h"
+    worker_secret.write_text(f"stolen_{token} x;\n")
     at_build = side_commit(
-        layout_repo, {"core/zstd/src/environ.cpp": hostile.at_build()},
-        "zstd: a source that reads environments into its compile errors",
+        layout_repo, hostile.at_build(str(worker_secret)),
+        "zstd: sources that read the worker's files into their compile errors",
     )
 
-    api = api_server_factory(BASKETBENCH_BROKER_URL=broker_url,
-                             BASKETBENCH_FRONTEND_DIST=str(tmp_path),
-                             BASKETBENCH_DEFAULT_SUITE="sandbox-tiny")
     tag = unique_tag()
     worker = start_worker(api, broker_url, tag, BASKETBENCH_SUITES_DIR=str(suites))
     try:
@@ -148,7 +154,6 @@ def test_hostile_commit_gets_nothing(
     finally:
         listener.stop()
 
-    token = api.token
     logs = {run_id: (run_dir(worker_dir, api.url, run_id) / "run.log").read_text()
             for run_id in (build_id, load_id)}
 
@@ -174,11 +179,13 @@ def test_hostile_commit_gets_nothing(
     assert not outside.exists() and not inside_worker.exists()
     assert get(api, "/results", run=load_id, limit=10)["total"] > 0
 
-    # The code that runs at build: its compile errors show the compiler's own (scrubbed)
-    # environment, and PID 1 of the sandbox is not the worker.
+    # The sources that read at build: the worker's file is not there, and PID 1 is the
+    # sandbox's (root-owned when the worker is root; holding no environment otherwise).
     assert build_run["status"] == "failed"
-    assert "environ.cpp" in build_run["log_tail"]
-    assert "Permission denied" in logs[build_id]  # /proc/1/environ
+    assert "steal.cpp" in build_run["log_tail"] or "environ.cpp" in build_run["log_tail"]
+    assert f"{worker_secret}: No such file or directory" in logs[build_id]
+    if os.geteuid() == 0:
+        assert "/proc/1/environ: Permission denied" in logs[build_id]
 
     for where, text in [*logs.items(), ("load tail", load_run["log_tail"]),
                         ("build tail", build_run["log_tail"]),
