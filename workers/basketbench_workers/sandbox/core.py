@@ -5,7 +5,8 @@
     sandbox.run_logged(argv, log, deadline, workdir, readable=[...], writable=[...])
     sandbox.launcher(readable=[...])  # for the measurement library's runners
 
-Whether the sandbox works here is checked once (a trivial command run through it). When
+Whether the sandbox works here is checked (a trivial command run through it) until it
+has worked once. When
 it does not, every call raises SandboxUnavailable with the reason, unless the operator set
 BASKETBENCH_SANDBOX=off (trusted repositories only).
 """
@@ -32,7 +33,7 @@ class SandboxUnavailable(StageFailed):
     """No sandbox on this worker: commit code is refused rather than run unconfined."""
 
 
-_probed: dict[tuple[object, ...], str | None] = {}
+_works: set[tuple[object, ...]] = set()
 _probe_lock = threading.Lock()
 
 
@@ -78,14 +79,15 @@ class Sandbox:
             return
         key = (os.geteuid(), self.policy.uid, self.policy.gid, shutil.which("bwrap"))
         with _probe_lock:
-            if key not in _probed:
-                _probed[key] = self._probe()
-            reason = _probed[key]
+            reason = None if key in _works else self._probe()
+            if reason is None:
+                _works.add(key)  # a failure is probed again: it may have been passing
         if reason is not None:
             raise SandboxUnavailable(
                 f"the sandbox for commit code does not work on this worker ({reason}); the "
                 "worker refuses to build or run a commit unconfined. See docs/security.md "
-                "(install bubblewrap; in a container: the compose file's security_opt), or "
+                "(install bubblewrap; in a container: the compose file's cap_add and "
+                "security_opt), or "
                 "set BASKETBENCH_SANDBOX=off if every commit it builds is trusted."
             )
 
