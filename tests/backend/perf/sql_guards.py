@@ -1,0 +1,98 @@
+"""Guards on what a request costs that do not depend on the machine's speed: the SQL
+statements it runs (counted with SQLAlchemy's ``before_cursor_execute`` event) and the
+plans PostgreSQL chooses for them (``EXPLAIN (FORMAT JSON)``). The tests in this folder
+hold the expected figures; these helpers only measure and describe what they found, so a
+failure names the endpoint, the statement and the plan node."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, event
+
+# Tables too large to read whole on a request: a sequential scan over either is a defect.
+BIG_TABLES = ("results", "result_documents")
+
+
+@dataclass
+class Statement:
+    sql: str
+    params: Any
+
+    def short(self, width: int = 160) -> str:
+        flat = re.sub(r"\s+", " ", self.sql).strip()
+        return flat if len(flat) <= width else flat[:width - 3] + "..."
+
+
+@dataclass
+class StatementLog:
+    """Every statement any engine of this process executes while the block runs (the
+    app's main engine and its side pool alike). Use it only where no background thread
+    of the app runs SQL (dispatch none, detection off), so the log is the request's."""
+
+    statements: list[Statement] = field(default_factory=list)
+
+    def _on(self, _conn: Any, _cursor: Any, statement: str, parameters: Any,
+            _context: Any, executemany: bool) -> None:
+        self.statements.append(Statement(statement, parameters))
+
+    def __enter__(self) -> StatementLog:
+        event.listen(Engine, "before_cursor_execute", self._on)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(Engine, "before_cursor_execute", self._on)
+
+    def __len__(self) -> int:
+        return len(self.statements)
+
+    def listing(self) -> str:
+        return "\n".join(f"  {i + 1}. {s.short()}" for i, s in enumerate(self.statements))
+
+
+def count_problem(name: str, expected: int, log: StatementLog) -> str | None:
+    """None when ``name`` ran ``expected`` statements, else a message naming it and
+    listing what it ran."""
+    if len(log) == expected:
+        return None
+    return (f"{name}: {len(log)} SQL statements, expected {expected} (update the table "
+            f"only for a reason; each statement is a round trip):\n{log.listing()}")
+
+
+def plan_nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", ()):
+        yield from plan_nodes(child)
+
+
+def explain(dbapi_conn: Any, statement: Statement) -> dict[str, Any]:
+    """The plan PostgreSQL chooses for the statement with its parameters (not run)."""
+    with dbapi_conn.cursor() as cur:
+        cur.execute("EXPLAIN (FORMAT JSON) " + statement.sql, statement.params)
+        raw = cur.fetchone()[0]
+    doc = raw if isinstance(raw, list) else json.loads(raw)
+    return dict(doc[0]["Plan"])
+
+
+def seq_scans(plan: dict[str, Any], tables: tuple[str, ...] = BIG_TABLES) -> list[str]:
+    """The plan's sequential scans over the big tables, described."""
+    return [f"{node['Node Type']} on {node['Relation Name']}"
+            + (f" (filter {node['Filter']})" if "Filter" in node else "")
+            for node in plan_nodes(plan)
+            if node.get("Node Type") == "Seq Scan" and node.get("Relation Name") in tables]
+
+
+def plan_problems(name: str, dbapi_conn: Any, log: StatementLog) -> list[str]:
+    """Every sequential scan over a big table in the plans of the statements ``name`` ran,
+    each naming the endpoint, the statement and the node."""
+    problems = []
+    for i, statement in enumerate(log.statements, 1):
+        if not statement.sql.lstrip().upper().startswith(("SELECT", "WITH")):
+            continue
+        for node in seq_scans(explain(dbapi_conn, statement)):
+            problems.append(f"{name}: statement {i} plans a {node}: {statement.short()}")
+    return problems
