@@ -78,21 +78,46 @@ def explain(dbapi_conn: Any, statement: Statement) -> dict[str, Any]:
     return dict(doc[0]["Plan"])
 
 
-def seq_scans(plan: dict[str, Any], tables: tuple[str, ...] = BIG_TABLES) -> list[str]:
-    """The plan's sequential scans over the big tables, described."""
-    return [f"{node['Node Type']} on {node['Relation Name']}"
-            + (f" (filter {node['Filter']})" if "Filter" in node else "")
-            for node in plan_nodes(plan)
-            if node.get("Node Type") == "Seq Scan" and node.get("Relation Name") in tables]
+def leading_columns(dbapi_conn: Any) -> dict[str, str]:
+    """index name -> its first column, for the indexes of the big tables."""
+    rows = dbapi_conn.execute(
+        "SELECT i.relname, a.attname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+        "JOIN pg_class t ON t.oid = x.indrelid JOIN pg_attribute a ON a.attrelid = t.oid "
+        "AND a.attnum = x.indkey[0] WHERE t.relname = ANY(%s)", (list(BIG_TABLES),))
+    return dict(rows.fetchall())
+
+
+def whole_reads(plan: dict[str, Any], leading: dict[str, str],
+                tables: tuple[str, ...] = BIG_TABLES) -> list[str]:
+    """The plan's reads of a big table from end to end, described: sequential scans, and
+    index scans without a condition on the index's first column (a walk through the
+    whole index, which a dropped index can turn another index's scan into)."""
+    found = []
+    for node in plan_nodes(plan):
+        table = node.get("Relation Name")
+        if table not in tables:
+            continue
+        kind = node.get("Node Type")
+        if kind == "Seq Scan":
+            found.append(f"Seq Scan on {table}"
+                         + (f" (filter {node['Filter']})" if "Filter" in node else ""))
+        elif kind in ("Index Scan", "Index Only Scan"):
+            index, cond = node.get("Index Name", ""), node.get("Index Cond", "")
+            first = leading.get(index)
+            if first is not None and not re.search(rf"\b{first}\s*(=|<|>|IS\b)", cond):
+                found.append(f"{kind} using {index} on {table} without a condition on its "
+                             f"first column {first} (index cond {cond or 'none'})")
+    return found
 
 
 def plan_problems(name: str, dbapi_conn: Any, log: StatementLog) -> list[str]:
-    """Every sequential scan over a big table in the plans of the statements ``name`` ran,
-    each naming the endpoint, the statement and the node."""
+    """Every read of a big table from end to end (whole_reads) in the plans of the
+    statements ``name`` ran, each naming the endpoint, the statement and the node."""
     problems = []
+    leading = leading_columns(dbapi_conn)
     for i, statement in enumerate(log.statements, 1):
         if not statement.sql.lstrip().upper().startswith(("SELECT", "WITH")):
             continue
-        for node in seq_scans(explain(dbapi_conn, statement)):
+        for node in whole_reads(explain(dbapi_conn, statement), leading):
             problems.append(f"{name}: statement {i} plans a {node}: {statement.short()}")
     return problems

@@ -11,6 +11,38 @@ from sql_guards import StatementLog, count_problem
 
 # name -> (status, statements). Update a count only with the reason in the commit.
 EXPECTED: dict[str, tuple[int, int]] = {
+    "health": (200, 5),
+    "repositories": (200, 1),
+    "commits": (200, 2),
+    "commit": (200, 2),
+    "machines": (200, 2),  # page, then counts and latest commits in one statement
+    "machine": (200, 2),
+    "machine codec sets": (200, 2),
+    "datasets": (200, 1),
+    "configurations": (200, 1),
+    "configuration dimensions": (200, 13),  # one DISTINCT per dimension (small tables)
+    "configurations latest": (200, 5),
+    "runs": (200, 3),
+    "run queues": (200, 2),
+    "run": (200, 2),
+    "results": (200, 5),
+    # machine, dataset, configuration; series rows; changes; builds
+    "history": (200, 6),
+    "tradeoff": (200, 6),
+    # machine, 2 commits, 2 series indexes, 2 sides, both sides' builds and busy flags
+    "compare commits": (200, 8),
+    "compare machines": (200, 8),
+    "codec series": (200, 2),
+    "changes": (200, 2),
+    "changes summary": (200, 1),
+    "change": (200, 4),
+    "branch sizes": (200, 3),
+    "recommend history": (200, 3),
+    "advise runs": (200, 1),
+    "advice": (404, 1),  # the seeded runs are no advise runs
+    "advice path": (404, 1),
+    "worker tags": (200, 3),
+    "io breakdown": (404, 3),  # no end-to-end I/O measured in the seeded world
 }
 
 
