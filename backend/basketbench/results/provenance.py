@@ -65,7 +65,7 @@ def build_refs(session: Session, machine_id: int, commit_ids: Collection[int],
         build_id = ids.get(key)
         if build_id is None:
             build_id = ids[key] = len(builds)
-            builds.append({"id": build_id, **build_out(*key)})
+            builds.append({**build_out(*key), "id": build_id})  # HistoryBuild's order
         out[row[0]] = build_id  # rows come by (commit, id): the newest document wins
     return builds, out
 

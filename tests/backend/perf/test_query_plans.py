@@ -1,8 +1,9 @@
 """The plans PostgreSQL chooses for every statement of every read endpoint, on the seeded
 world after VACUUM ANALYZE (bench.seed): no sequential scan over results or
-result_documents, and no walk through a whole index of theirs (sql_guards.whole_reads). A change that makes a query read a whole table (a dropped or unusable
-index, a filter no index serves) fails here, naming the endpoint, the statement and the
-plan node -- whatever the machine's speed."""
+result_documents, and no walk through a whole index of theirs (sql_guards.whole_reads).
+A change that makes a query read a whole table (a dropped or unusable index, a filter no
+index serves) fails here, naming the endpoint, the statement and the plan node --
+whatever the machine's speed."""
 
 from __future__ import annotations
 
