@@ -162,7 +162,7 @@ def api_server(db_url: str, workdir: Path, workers: int = 1,
             env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300  # 2 workers importing scipy at load 20-30
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"basketbench serve exited:\n{log.read_text()}")

@@ -1,7 +1,7 @@
 """lossy_sweeps, lossy_results: `basketbench lossy` per column, representation, bits and setting (issue 36)
 
 Revision ID: 0025
-Revises: 0021
+Revises: 0024
 Create Date: 2026-11-27 08:00:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0025"
-down_revision: str | None = "0021"
+down_revision: str | None = "0024"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

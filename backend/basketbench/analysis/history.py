@@ -119,15 +119,19 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     if downsampled:
         keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
         points = _downsample(points, max_points, keep)
-    # How each shown point was measured: looked up for the points kept, after downsampling.
-    builds = provenance.builds_by_commit(session, m.id, {id_of[p["sha"]] for p in points},
-                                         chosen)
+    # How each shown point was measured, looked up for the points kept (after
+    # downsampling): by reference, each build listed once in ``builds``.
+    builds, build_of = provenance.build_refs(session, m.id, {id_of[p["sha"]] for p in points},
+                                             chosen)
     for p in points:
-        p["build"] = builds.get(id_of[p["sha"]])
+        build_id = build_of.get(id_of[p["sha"]])
+        if build_id is not None:
+            p["build_id"] = build_id
     series = SeriesOut(machine=m, dataset=ds_name, configuration=conf, metric=metric)
     return {"series": series.model_dump(mode="json"), "points": points,
             "changes": changes, "downsampled": downsampled,
-            "total_points": total, "codecs": choice.shown, "codec_series": choice.available}
+            "total_points": total, "codecs": choice.shown, "codec_series": choice.available,
+            "builds": builds}
 
 
 def _plain_rows(session: Session, stmt: Any, params: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -177,8 +181,8 @@ def _history_points(rows: Sequence[Any], chosen: set[int | None],
         {"sha": head.sha, "order": order, "date": head.date, "author": head.author,
          "message": head.message, "value": total / count, "min": vmin, "max": vmax,
          "stddev": vstd, "n": n if n is None or type(n) is int else int(n), "run_id": run_id,
-         "codecs": described.get(set_id) if set_id is not None else None,
-         "build": None}
+         **({"codecs": described[set_id]} if set_id is not None and set_id in described
+            else {})}
         for (commit_id, order, _version, set_id, total, count, vmin, vmax, vstd, n, run_id)
         in kept if (head := heads.get(commit_id)) is not None]
 

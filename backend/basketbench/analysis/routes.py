@@ -48,7 +48,11 @@ def _history_answer(session: Session, machine: str, dataset: str, metric: str,
                     format: str | None) -> Response:
     out = history.history(session, machine, dataset, metric, sel, commit_from, commit_to,
                            max_points, codecs)
-    return csv_response(out["points"], "history") if format == "csv" else orjson_response(out)
+    if format == "csv":  # one flat row per point: its build spelled out, not referred to
+        builds = out["builds"]
+        return csv_response([{**p, "build": builds[p["build_id"]] if "build_id" in p else None}
+                             for p in out["points"]], "history")
+    return orjson_response(out)
 
 
 @router.get("/tradeoff", response_model=TradeoffOut, responses=_CSV)

@@ -50,9 +50,17 @@ class HistoryPoint(BaseModel):
     stddev: float | None
     n: int | None
     run_id: int | None
-    codecs: CodecSetOut | None = None
-    build: BuildOut | None = Field(default=None, description="how the harness that measured "
-                                   "this point was built (its newest document)")
+    codecs: CodecSetOut | None = Field(default=None, description="the codec set measured; "
+                                       "left out when not recorded")
+    build_id: int | None = Field(default=None, description="how the harness that measured "
+                                 "this point was built (its newest document): the `id` of "
+                                 "one of the answer's `builds`; left out when not recorded")
+
+
+class HistoryBuild(BuildOut):
+    """A build of the harness, listed once per history answer; points name it by id."""
+
+    id: int = Field(description="the points' `build_id` (its place in `builds`)")
 
 
 class HistoryChange(BaseModel):
@@ -78,6 +86,9 @@ class HistoryOut(BaseModel):
     codec_series: list[CodecSeriesOut] = Field(
         default_factory=list, description="every codec series this machine has for it, "
         "newest first; choose one with ?codecs=<series_key or set name>")
+    builds: list[HistoryBuild] = Field(
+        default_factory=list, description="the harness builds of the points shown, each "
+        "once (points refer to them by `build_id`)")
 
 
 class SpeedSummary(BaseModel):

@@ -6,9 +6,9 @@ import hashlib
 import json
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from basketbench.core.errors import Conflict, NotFound
 from basketbench.models import Commit, Machine, ResultDocument
@@ -83,22 +83,20 @@ def heartbeat(session: Session, machine_id: int) -> Machine:
 
 
 def machine_stats(session: Session, machine_ids: list[int]) -> dict[int, tuple[int, str | None]]:
-    """result_count and latest commit per machine, from the small documents table."""
+    """result_count and latest commit (newest in git order) per machine, in one statement
+    of index-only reads of ix_result_documents_machine_commit: the sum over the machine's
+    entries, and commits walked newest first until one the machine measured. (Reading
+    every document of the machines joined to their commits cost GET /machines 15-21 ms
+    at 6 000 documents, issue 34.)"""
     if not machine_ids:
         return {}
-    counts = dict(session.execute(
-        select(ResultDocument.machine_id, func.sum(ResultDocument.result_count))
-        .where(ResultDocument.machine_id.in_(machine_ids))
-        .group_by(ResultDocument.machine_id)).all())
-    latest_rows = session.execute(
-        select(ResultDocument.machine_id, Commit.sha, Commit.order)
-        .join(Commit, Commit.id == ResultDocument.commit_id)
-        .where(ResultDocument.machine_id.in_(machine_ids))).all()
-    latest: dict[int, tuple[int, str]] = {}
-    for mid, sha, order in latest_rows:
-        if mid not in latest or order > latest[mid][0]:
-            latest[mid] = (order, sha)
-    return {mid: (int(counts.get(mid) or 0), latest[mid][1] if mid in latest else None)
-            for mid in machine_ids}
-
-
+    doc = aliased(ResultDocument)
+    count = (select(func.sum(ResultDocument.result_count))
+             .where(ResultDocument.machine_id == Machine.id).scalar_subquery())
+    latest = (select(Commit.sha)
+              .where(exists().where(doc.machine_id == Machine.id, doc.commit_id == Commit.id))
+              .order_by(Commit.order.desc(), Commit.id.desc()).limit(1).scalar_subquery())
+    rows = session.execute(select(Machine.id, count, latest)
+                           .where(Machine.id.in_(machine_ids))).all()
+    found = {mid: (int(n or 0), sha) for mid, n, sha in rows}
+    return {mid: found.get(mid, (0, None)) for mid in machine_ids}

@@ -44,8 +44,16 @@ class ResultDocument(Base):
     """One ingested document; ``sha256`` of its canonical JSON makes ingest idempotent."""
 
     __tablename__ = "result_documents"
-    # provenance of history points, compare sides, change records (migration 0017)
-    __table_args__ = (Index("ix_result_documents_machine_commit", "machine_id", "commit_id"),)
+    __table_args__ = (
+        # Provenance of history points, compare sides and change records, /machines' counts
+        # (migrations 0017, 0024): everything they read is in the index, so a machine's
+        # documents (a third of the table) are an index-only scan in (commit, id) order.
+        Index("ix_result_documents_machine_commit", "machine_id", "commit_id", "id",
+              postgresql_include=["codec_set_id", "tool", "backend", "root_commit",
+                                  "build_profile", "build_profile_version", "harness_hash",
+                                  "busy", "result_count"]),
+        Index("ix_result_documents_run_id", "run_id"),  # run listings' codec sets
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     sha256: Mapped[str] = mapped_column(String(64), unique=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, tuple_
 from sqlalchemy.orm import Session
 
 from basketbench.models import ResultDocument
@@ -28,22 +28,26 @@ def build_out(tool: str | None, backend: str | None, root_commit: str | None,
             "root_commit": root_commit}
 
 
+# Served by ix_result_documents_machine_commit (migration 0024) as an index-only scan, in
+# (commit, document) order: no read of the table, no sort.
 _MACHINE_BUILDS = (select(ResultDocument.commit_id, ResultDocument.codec_set_id, *BUILD_COLUMNS)
                    .where(ResultDocument.machine_id == bindparam("machine_id"))
-                   .order_by(ResultDocument.id))
+                   .order_by(ResultDocument.commit_id, ResultDocument.id))
 
 
-def builds_by_commit(session: Session, machine_id: int, commit_ids: Collection[int],
-                     codec_set_ids: Collection[int | None] | None = None,
-                     ) -> dict[int, dict[str, Any]]:
-    """commit id -> the build of its newest document on this machine (within the given
-    codec sets, when given). A commit measured again by another build shows the newest.
+def build_refs(session: Session, machine_id: int, commit_ids: Collection[int],
+               codec_set_ids: Collection[int | None] | None = None,
+               ) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    """The builds of the newest document of each commit on this machine (within the given
+    codec sets, when given), each listed once: (builds, each with its ``id`` = its place
+    in the list; commit id -> build id). A commit measured again by another build shows
+    the newest.
 
-    All the machine's documents in one indexed read, taken as the driver's tuples and
-    filtered here: for a 2 000-point history ~7x cheaper than an IN list of 2 000 ids
-    (docs/provenance.md). Points of one build share one dict."""
+    All the machine's documents in one index-only read (the driver's tuples, filtered
+    here): for a 2 000-point history cheaper than an IN list of 2 000 ids
+    (docs/provenance.md)."""
     if not commit_ids:
-        return {}
+        return [], {}
     result = session.connection().execute(_MACHINE_BUILDS, {"machine_id": machine_id})
     try:
         rows = result.cursor.fetchall()
@@ -51,32 +55,46 @@ def builds_by_commit(session: Session, machine_id: int, commit_ids: Collection[i
         result.close()
     wanted_ids = commit_ids if isinstance(commit_ids, set | frozenset) else set(commit_ids)
     wanted_sets = set(codec_set_ids) if codec_set_ids is not None else None
-    shared: dict[tuple[Any, ...], dict[str, Any]] = {}
-    out: dict[int, dict[str, Any]] = {}
+    ids: dict[tuple[Any, ...], int] = {}
+    builds: list[dict[str, Any]] = []
+    out: dict[int, int] = {}
     for row in rows:
         if row[0] not in wanted_ids or (wanted_sets is not None and row[1] not in wanted_sets):
             continue
-        build = shared.get(row[2:])
-        if build is None:
-            build = shared[row[2:]] = build_out(*row[2:])
-        out[row[0]] = build
-    return out
+        key = row[2:]
+        build_id = ids.get(key)
+        if build_id is None:
+            build_id = ids[key] = len(builds)
+            builds.append({**build_out(*key), "id": build_id})  # HistoryBuild's order
+        out[row[0]] = build_id  # rows come by (commit, id): the newest document wins
+    return builds, out
 
 
-def builds_of_side(session: Session, machine_id: int, commit_id: int,
-                   codec_set_ids: Collection[int | None]) -> list[dict[str, Any]]:
-    """The distinct builds of one commit x machine's documents in the given codec sets,
-    oldest first (a compare side: usually one)."""
-    stmt = (select(ResultDocument.codec_set_id, *BUILD_COLUMNS)
-            .where(ResultDocument.machine_id == machine_id,
-                   ResultDocument.commit_id == commit_id)
-            .order_by(ResultDocument.id))
-    wanted = set(codec_set_ids)
-    out: list[dict[str, Any]] = []
-    for set_id, *build in session.execute(stmt):
+Side = tuple[int, int]
+"""(machine id, commit id): one side of a comparison."""
+
+
+def sides_provenance(session: Session, sides: dict[Side, Collection[int | None]],
+                     ) -> dict[Side, tuple[list[dict[str, Any]], bool | None]]:
+    """Per compare side (machine, commit) and its codec sets: the distinct builds of its
+    documents in those sets, oldest first (usually one), and whether any of its documents
+    (in any set) was measured on a busy machine (None: load not recorded). Both sides in
+    one index-only read of ix_result_documents_machine_commit."""
+    pairs = list(sides)
+    stmt = (select(ResultDocument.machine_id, ResultDocument.commit_id,
+                   ResultDocument.codec_set_id, ResultDocument.busy, *BUILD_COLUMNS)
+            .where(tuple_(ResultDocument.machine_id, ResultDocument.commit_id).in_(pairs))
+            .order_by(ResultDocument.machine_id, ResultDocument.commit_id, ResultDocument.id))
+    out: dict[Side, tuple[list[dict[str, Any]], bool | None]] = {}
+    busy: dict[Side, bool | None] = dict.fromkeys(pairs)
+    builds: dict[Side, list[dict[str, Any]]] = {side: [] for side in pairs}
+    for machine_id, commit_id, set_id, doc_busy, *build in session.execute(stmt):
+        side = (machine_id, commit_id)
+        if doc_busy is not None:
+            busy[side] = bool(busy[side]) or doc_busy
         item = build_out(*build)
-        if set_id in wanted and item not in out:
-            out.append(item)
+        if set_id in sides[side] and item not in builds[side]:
+            builds[side].append(item)
+    for side in pairs:
+        out[side] = (builds[side], busy[side])
     return out
-
-

@@ -2275,6 +2275,44 @@ export interface components {
             } | null;
         };
         /**
+         * HistoryBuild
+         * @description A build of the harness, listed once per history answer; points name it by id.
+         */
+        HistoryBuild: {
+            /**
+             * Harness
+             * @description the harness and its version, e.g. rzbench 0.1.0
+             */
+            harness: string | null;
+            /**
+             * Harness Backend
+             * @description rootcompat | root
+             */
+            harness_backend: string | null;
+            /**
+             * Harness Hash
+             * @description sha256 of the harness sources (worker runs)
+             */
+            harness_hash: string | null;
+            /**
+             * Build Profile
+             * @description build profile of ROOT's compression layer
+             */
+            build_profile: string | null;
+            /** Build Profile Version */
+            build_profile_version: string | null;
+            /**
+             * Root Commit
+             * @description the ROOT commit the measured compression layer was built from; null for rootcompat
+             */
+            root_commit: string | null;
+            /**
+             * Id
+             * @description the points' `build_id` (its place in `builds`)
+             */
+            id: number;
+        };
+        /**
          * HistoryChange
          * @description A recorded, confirmed change of the series (GET /changes/{change_id}).
          */
@@ -2312,6 +2350,11 @@ export interface components {
              * @description every codec series this machine has for it, newest first; choose one with ?codecs=<series_key or set name>
              */
             codec_series?: components["schemas"]["CodecSeriesOut"][];
+            /**
+             * Builds
+             * @description the harness builds of the points shown, each once (points refer to them by `build_id`)
+             */
+            builds?: components["schemas"]["HistoryBuild"][];
         };
         /** HistoryPoint */
         HistoryPoint: {
@@ -2337,9 +2380,13 @@ export interface components {
             n: number | null;
             /** Run Id */
             run_id: number | null;
+            /** @description the codec set measured; left out when not recorded */
             codecs?: components["schemas"]["CodecSetOut"] | null;
-            /** @description how the harness that measured this point was built (its newest document) */
-            build?: components["schemas"]["BuildOut"] | null;
+            /**
+             * Build Id
+             * @description how the harness that measured this point was built (its newest document): the `id` of one of the answer's `builds`; left out when not recorded
+             */
+            build_id?: number | null;
         };
         /** IngestOut */
         IngestOut: {

@@ -319,7 +319,10 @@ def test_hot_answers_have_exactly_the_documented_shapes(client, history_db):
             (CompareOut, f"/api/v1/compare?base_machine=bench-01&head_machine=epyc-01"
                          f"&commit={history_db[3]}")):
         body = client.get(url).json()
-        _same_json(body, model.model_validate(body).model_dump(mode="json"))
+        # exclude_unset: a field with a default may be left out of the answer (a history
+        # point without codecs, a compare row that is no merged size row: issue 34)
+        _same_json(body, model.model_validate(body).model_dump(mode="json",
+                                                                 exclude_unset=True))
     assert client.get(hist + "&metric=compressed_bytes").json()["changes"]
 
 

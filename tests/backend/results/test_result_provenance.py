@@ -131,10 +131,13 @@ def test_history_points_compare_sides_and_changes_name_their_build(client, auth)
                  "harness_hash": hashes[i], "build_profile": "cmake-zip",
                  "build_profile_version": "3", "root_commit": sha(i)} for i in range(3)]
 
-    points = client.get("/api/v1/history", params={
+    history = client.get("/api/v1/history", params={
         "machine": "bench-01", "dataset": "nanoaod", "setting": 505,
-        "metric": "compressed_bytes"}).json()["points"]
-    assert [p["build"] for p in points] == expected
+        "metric": "compressed_bytes"}).json()
+    # by reference: each build listed once, each point naming its own
+    builds = {b.pop("id"): b for b in history["builds"]}
+    assert len(builds) == 3
+    assert [builds[p["build_id"]] for p in history["points"]] == expected
 
     cmp = client.get("/api/v1/compare", params={
         "base_commit": sha(1), "head_commit": sha(2), "machine": "bench-01"}).json()

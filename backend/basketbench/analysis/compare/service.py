@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Integer, cast, func, select
 from sqlalchemy.orm import Session
 
 from basketbench.analysis.compare import evidence, view
@@ -21,7 +20,7 @@ from basketbench.catalog.lookup import get_commit, get_dataset, get_machine
 from basketbench.catalog.service import machine_ref
 from basketbench.core.config import Settings
 from basketbench.core.errors import BadRequest
-from basketbench.models import Commit, Machine, Result, ResultDocument
+from basketbench.models import Commit, Machine, Result
 from basketbench.models.result import SPEED_METRICS
 from basketbench.results import provenance
 from basketbench.stats.counts import DEFAULT_THRESHOLD_PERCENT
@@ -74,10 +73,13 @@ def compare(session: Session, request: CompareRequest,
         settings.detection_default_min_effect if settings else MIN_EFFECT_PCT,
         settings.detection_min_effect if settings else {}, count_threshold,
         machines=not commits_mode, evidence=evidenced)
+    # Builds and busy flags of both sides in one query (a side's pair may be the other's).
+    known = provenance.sides_provenance(session, {(mb.id, cb.id): base_choice.ids,
+                                                  (mh.id, ch.id): head_choice.ids})
     return CompareResult(
         total=total, offset=offset, counts=counted, rule=applied,
-        base=_compare_side(session, cb, mb, base_choice),
-        head=_compare_side(session, ch, mh, head_choice),
+        base=_compare_side(cb, mb, base_choice, *known[(mb.id, cb.id)]),
+        head=_compare_side(ch, mh, head_choice, *known[(mh.id, ch.id)]),
         rows=rows, mode=mode, codec_series=in_both, ab=ab.run)
 
 
@@ -115,16 +117,7 @@ def _codec_series(session: Session, codecs: str | None, cb: Commit, mb: Machine,
     return base_choice, head_choice, in_both
 
 
-def _compare_side(session: Session, commit: Commit, machine: Machine,
-                  choice: CodecChoice) -> CompareSide:
-    return CompareSide(
-        commit=commit.sha, machine=machine_ref(machine), codecs=choice.shown,
-        builds=provenance.builds_of_side(session, machine.id, commit.id, choice.ids),
-        busy=_busy(session, commit.id, machine.id))
-
-
-def _busy(session: Session, commit_id: int, machine_id: int) -> bool | None:
-    """Whether any document of this commit and machine was measured on a busy machine."""
-    flag = session.scalar(select(func.max(cast(ResultDocument.busy, Integer))).where(
-        ResultDocument.commit_id == commit_id, ResultDocument.machine_id == machine_id))
-    return None if flag is None else bool(flag)
+def _compare_side(commit: Commit, machine: Machine, choice: CodecChoice,
+                  builds: list[dict[str, Any]], busy: bool | None) -> CompareSide:
+    return CompareSide(commit=commit.sha, machine=machine_ref(machine), codecs=choice.shown,
+                       builds=builds, busy=busy)

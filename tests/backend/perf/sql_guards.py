@@ -1,0 +1,123 @@
+"""Guards on what a request costs that do not depend on the machine's speed: the SQL
+statements it runs (counted with SQLAlchemy's ``before_cursor_execute`` event) and the
+plans PostgreSQL chooses for them (``EXPLAIN (FORMAT JSON)``). The tests in this folder
+hold the expected figures; these helpers only measure and describe what they found, so a
+failure names the endpoint, the statement and the plan node."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, event
+
+# Tables too large to read whole on a request: a sequential scan over either is a defect.
+BIG_TABLES = ("results", "result_documents")
+
+
+@dataclass
+class Statement:
+    sql: str
+    params: Any
+
+    def short(self, width: int = 160) -> str:
+        flat = re.sub(r"\s+", " ", self.sql).strip()
+        return flat if len(flat) <= width else flat[:width - 3] + "..."
+
+
+@dataclass
+class StatementLog:
+    """Every statement any engine of this process executes while the block runs (the
+    app's main engine and its side pool alike). Use it only where no background thread
+    of the app runs SQL (dispatch none, detection off), so the log is the request's."""
+
+    statements: list[Statement] = field(default_factory=list)
+
+    def _on(self, _conn: Any, _cursor: Any, statement: str, parameters: Any,
+            _context: Any, executemany: bool) -> None:
+        self.statements.append(Statement(statement, parameters))
+
+    def __enter__(self) -> StatementLog:
+        event.listen(Engine, "before_cursor_execute", self._on)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(Engine, "before_cursor_execute", self._on)
+
+    def __len__(self) -> int:
+        return len(self.statements)
+
+    def listing(self) -> str:
+        return "\n".join(f"  {i + 1}. {s.short()}" for i, s in enumerate(self.statements))
+
+
+def count_problem(name: str, expected: int, log: StatementLog) -> str | None:
+    """None when ``name`` ran ``expected`` statements, else a message naming it and
+    listing what it ran."""
+    if len(log) == expected:
+        return None
+    return (f"{name}: {len(log)} SQL statements, expected {expected} (update the table "
+            f"only for a reason; each statement is a round trip):\n{log.listing()}")
+
+
+def plan_nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", ()):
+        yield from plan_nodes(child)
+
+
+def explain(dbapi_conn: Any, statement: Statement) -> dict[str, Any]:
+    """The plan PostgreSQL chooses for the statement with its parameters (not run)."""
+    with dbapi_conn.cursor() as cur:
+        cur.execute("EXPLAIN (FORMAT JSON) " + statement.sql, statement.params)
+        raw = cur.fetchone()[0]
+    doc = raw if isinstance(raw, list) else json.loads(raw)
+    return dict(doc[0]["Plan"])
+
+
+def leading_columns(dbapi_conn: Any) -> dict[str, str]:
+    """index name -> its first column, for the indexes of the big tables."""
+    rows = dbapi_conn.execute(
+        "SELECT i.relname, a.attname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+        "JOIN pg_class t ON t.oid = x.indrelid JOIN pg_attribute a ON a.attrelid = t.oid "
+        "AND a.attnum = x.indkey[0] WHERE t.relname = ANY(%s)", (list(BIG_TABLES),))
+    return dict(rows.fetchall())
+
+
+def whole_reads(plan: dict[str, Any], leading: dict[str, str],
+                tables: tuple[str, ...] = BIG_TABLES) -> list[str]:
+    """The plan's reads of a big table from end to end, described: sequential scans, and
+    index scans without a condition on the index's first column (a walk through the
+    whole index, which a dropped index can turn another index's scan into)."""
+    found = []
+    for node in plan_nodes(plan):
+        table = node.get("Relation Name")
+        if table not in tables:
+            continue
+        kind = node.get("Node Type")
+        if kind == "Seq Scan":
+            found.append(f"Seq Scan on {table}"
+                         + (f" (filter {node['Filter']})" if "Filter" in node else ""))
+        elif kind in ("Index Scan", "Index Only Scan"):
+            index, cond = node.get("Index Name", ""), node.get("Index Cond", "")
+            first = leading.get(index)
+            if first is not None and not re.search(rf"\b{first}\s*(=|<|>|IS\b)", cond):
+                found.append(f"{kind} using {index} on {table} without a condition on its "
+                             f"first column {first} (index cond {cond or 'none'})")
+    return found
+
+
+def plan_problems(name: str, dbapi_conn: Any, log: StatementLog) -> list[str]:
+    """Every read of a big table from end to end (whole_reads) in the plans of the
+    statements ``name`` ran, each naming the endpoint, the statement and the node."""
+    problems = []
+    leading = leading_columns(dbapi_conn)
+    for i, statement in enumerate(log.statements, 1):
+        if not statement.sql.lstrip().upper().startswith(("SELECT", "WITH")):
+            continue
+        for node in whole_reads(explain(dbapi_conn, statement), leading):
+            problems.append(f"{name}: statement {i} plans a {node}: {statement.short()}")
+    return problems
