@@ -119,10 +119,9 @@ def decide_ab(confirming: Sequence[AbEstimate | None], screen_deltas: Sequence[f
         if c is None:
             out.append(AbVerdict("missing"))
             continue
-        q = qs[i]
+        p, q = ps[i], qs[i]
         v = AbVerdict("rejected", c.delta, (c.ci_low - 1.0, c.ci_high - 1.0),
-                      ps[i] if ps[i] is not None else math.nan,
-                      q if q is not None else math.nan)
+                      p if p is not None else math.nan, q if q is not None else math.nan)
         same_side = np.sign(c.delta) == np.sign(screen_deltas[i]) and c.excludes_one()
         if same_side and v.q_value <= rule.fdr_q:
             v.verdict = "confirmed" if abs(c.delta) * 100 >= min_effects_pct[i] \

@@ -28,8 +28,8 @@ from basketbench.runs import dispatch
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DETECTION_LOCK", "Outcome", "after_ab_run", "after_ingest", "detect_commit", "direction",
-           "follow_up", "lock_machine", "on_run_final", "rule_for", "run_after_final"]
+__all__ = ["DETECTION_LOCK", "Outcome", "after_ab_run", "after_ingest", "detect_commit",
+           "direction", "follow_up", "lock_machine", "on_run_final", "rule_for", "run_after_final"]
 
 
 def after_ingest(session: Session, settings: Settings, document_id: int) -> Outcome:
