@@ -102,7 +102,7 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
     # family (screen_q / m, m = every test of this commit): without it the test could
     # never pass (199 permutations: floor 0.005; ~85 tests: 0.0012 needed, issue 32).
     ediv: list[tuple[int, int, float, Array]] = []  # series, offset, delta, log medians
-    for i, s in enumerate(family):
+    for i, s in enumerate(family if rule.edivisive != "off" else []):
         pts = s.points[-EDIVISIVE_MAX_POINTS:]
         offset = len(s.points) - len(pts)
         if len(pts) < 2 * EDIVISIVE_MIN_SIZE:
@@ -117,7 +117,8 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
                 or pts[split.index].commit in s.flagged:
             continue
         ediv.append((i, offset, delta, x))
-    needed = edivisive.permutations_for(rule.screen_q / max(len(tests) + len(ediv), 1))
+    needed = edivisive.permutations_for(rule.screen_q / max(len(tests) + len(ediv), 1)) \
+        if rule.edivisive == "adaptive" else None
     for i, offset, delta, x in ediv:
         split = edivisive.best_split(x, EDIVISIVE_MIN_SIZE, permutations=199, seed=i,
                                      max_permutations=needed)
