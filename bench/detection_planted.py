@@ -104,9 +104,11 @@ MODES: dict[str, dict[str, Any]] = {
     "ab": {"ab": AbModel(share=1.0)},
     # A/B on 80 % of the commits, the history screen for the others
     "ab 80 %": {"ab": AbModel(share=0.8)},
+    # the history screen without a rerun budget: what the budget costs
+    "history without budget": {"budget": None},
     # the e-divisive choices, history screen alone
-    "history, e-divisive off": {"rule": {"edivisive": "off"}},
-    "history, e-divisive 199 permutations": {"rule": {"edivisive": "fixed"}},
+    "history e-divisive off": {"rule": {"edivisive": "off"}},
+    "history e-divisive 199 permutations": {"rule": {"edivisive": "fixed"}},
 }
 
 
@@ -126,7 +128,8 @@ def run_mode(name: str, seeds: int, commits: int, cv: float) -> dict[str, Any]:
             ab = replace(ab, noise=cv)
         alarms, spent = run_detector(World(level.copy(), []), cv, rule,
                                      np.random.default_rng(seed), 0.5, trace=trace,
-                                     budget=BudgetRule(), reverts=True, ab=ab)
+                                     budget=spec.get("budget", BudgetRule()), reverts=True,
+                                     ab=ab)
         got = score(events, drifts, alarms, commits)
         for key in ("found", "planted", "exact"):
             for g, v in got[key].items():
@@ -158,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--commits", type=int, default=300)
     ap.add_argument("--cv", type=float, default=1.0, help="noise CV in %%")
-    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     rows = []

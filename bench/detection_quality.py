@@ -334,7 +334,8 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
 
 def _strong(item: Pending, rule: SpeedRule) -> bool:
     q = item.q_value if item.q_value is not None else item.p_value
-    return strong(q, item.screen_delta, rule.min_effect_pct, rule.fdr_q)
+    return strong(q, item.screen_delta, rule.min_effect_pct, rule.fdr_q,
+                  revert=item.test == "revert")
 
 
 def _reverts(segments: list[list[SeriesPoint]], last: list[_Confirmed | None], skip: set[int],

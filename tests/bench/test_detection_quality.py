@@ -4,6 +4,7 @@ rule the service uses, next to the plain 5 % rule."""
 from __future__ import annotations
 
 import numpy as np
+from basketbench.stats.budget import BudgetRule
 from basketbench.stats.speed import SpeedRule
 
 from bench import detection_quality
@@ -67,3 +68,33 @@ def test_a_slow_drift_is_reported_within_50_commits_of_reaching_3_percent() -> N
     assert at - 20 <= drifts[0].detected_at <= at + 50, (drifts[0], at)
     assert -6 < drifts[0].delta * 100 <= -3
     assert [a for a in alarms if a.series != 0] == []
+
+
+# Issue 32's planted histories (bench/detection_planted.py), cut to their first 24 commits:
+# steps in the first 20 commits, with and without per-commit A/B effects.
+
+
+def test_early_steps_are_found_by_the_ab_and_the_history_screen_runs_its_budget() -> None:
+    from bench import detection_planted
+
+    level, events, drifts = detection_planted.planted(300)
+    level = level[:, :24]
+    early = [e for e in events if e.commit < 24]
+    assert {e.group for e in early} == {"early 3 %", "early 2 %"}
+    trace = detection_quality.Trace()
+    alarms, reruns = detection_quality.run_detector(
+        detection_quality.World(level.copy(), []), 0.01, SpeedRule(),
+        np.random.default_rng(5), trace=trace, budget=BudgetRule(), reverts=True,
+        ab=detection_quality.AbModel())
+    got = detection_planted.score(early, drifts, alarms, 24)
+    # the 3 % steps always, at their commit, from the A/B; no rerun, one A/B per commit
+    # plus one per commit with candidates
+    assert got["found"]["early 3 %"] == 2 and got["exact"]["early 3 %"] == 2
+    assert got["false"] == 0 and reruns == 0
+    assert sum(trace.ab_runs) <= 23 + len(early)
+    # without A/B: the history screen under the budget (a young window counts as full)
+    alarms, reruns = detection_quality.run_detector(
+        detection_quality.World(level.copy(), []), 0.01, SpeedRule(),
+        np.random.default_rng(5), budget=BudgetRule(), reverts=True)
+    got = detection_planted.score(early, drifts, alarms, 24)
+    assert got["found"]["early 3 %"] >= 1 and got["false"] <= 1

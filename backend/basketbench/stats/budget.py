@@ -39,7 +39,13 @@ class BudgetRule:
         return spent + self.round_cost <= limit
 
 
-def strong(q_value: float | None, delta: float, min_effect_pct: float, fdr_q: float) -> bool:
+def strong(q_value: float | None, delta: float, min_effect_pct: float, fdr_q: float,
+           revert: bool = False) -> bool:
     """Evidence that would pass the final decision as it stands: q at most the final FDR
-    level and an effect (fraction) of at least the minimum."""
-    return q_value is not None and q_value <= fdr_q and abs(delta) * 100 >= min_effect_pct
+    level and an effect (fraction) of at least the minimum. A step back over a recent
+    confirmed change (``revert``) tests one stated hypothesis, not one of a commit's
+    hundreds of series: its effect alone makes it strong (in the benchmark half of the
+    reverts 3 and 5 commits later were left unconfirmed by the budget otherwise)."""
+    if abs(delta) * 100 < min_effect_pct:
+        return False
+    return revert or (q_value is not None and q_value <= fdr_q)

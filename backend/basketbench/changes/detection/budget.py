@@ -52,7 +52,8 @@ def is_strong(settings: Settings, group: list[Change]) -> bool:
     q = settings.detection_fdr
     return any(strong(ch.q_value if ch.q_value is not None else ch.p_value,
                       (ch.delta_pct or 0) / 100,
-                      ch.min_effect_pct or settings.detection_default_min_effect, q)
+                      ch.min_effect_pct or settings.detection_default_min_effect, q,
+                      revert=ch.test == "revert")
                for ch in group)
 
 
