@@ -11,7 +11,7 @@ commits without a reference build).
 Confirmation is ONE more interleaved A/B of the commit against the same reference, not a
 rerun of the commit alone: ``request_confirmation`` records the request on the changes and
 hands it to ``enqueue`` (the worker stage that executes it belongs to the A/B pipeline);
-when an A/B run of that (machine, commit, reference) lands, ``on_ab_run`` decides
+when an A/B run of that (machine, commit, reference) lands, ``evaluate`` decides
 (``stats.abeffect.decide_ab``) and the confirmed change lists the confirming A/B's effect
 and interval. An A/B run of a commit nobody asked to confirm is screened like the first."""
 
@@ -25,7 +25,6 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from basketbench.changes import notify
 from basketbench.changes.detection import history, revert
 from basketbench.changes.detection.common import Outcome, direction, rule_for
 from basketbench.core.config import Settings
@@ -60,7 +59,7 @@ def enqueue(session: Session, settings: Settings, request: AbRequest) -> None:
     """The hand-off to the worker stage: queue the confirming A/B. The request is already
     recorded on its changes (confirmation.ab_request) in this transaction; the A/B
     pipeline's stage executes it (origin "pipeline", the same reference kind and commit)
-    and stores an ab_runs row, whose arrival calls ``on_ab_run``. Until it does, the
+    and stores an ab_runs row, whose arrival calls ``service.after_ab_run``. Until it does, the
     changes wait as ``confirming`` and expire like candidates awaiting reruns
     (pending.expire: no live worker on the tag, or the pending timeout)."""
     log.info("A/B confirmation requested: %s against %s on machine %s (%d changes)",
@@ -241,23 +240,6 @@ def evaluate(session: Session, settings: Settings, group: list[Change], ab: AbRu
     session.flush()
     revert.link(session, [ch for ch in group if ch.state == "confirmed"])
     return out
-
-
-def on_ab_run(session: Session, settings: Settings, ab_run_id: int) -> Outcome:
-    """An A/B run was stored (the A/B pipeline calls this after writing ab_runs and
-    ab_effects): confirm what waited for it, else screen the commit by it."""
-    from basketbench.changes.detection.screening import detect_ab  # screening imports us
-
-    ab = session.get(AbRun, ab_run_id)
-    if ab is None or ab.error is not None or ab.reference_kind not in REFERENCE_KINDS:
-        return Outcome()
-    group = awaiting(session, ab)
-    if group:
-        out = evaluate(session, settings, group, ab)
-        notify.enqueue(session, settings, out.confirmed)
-        session.commit()
-        return out
-    return detect_ab(session, settings, ab)
 
 
 def _finite(x: float) -> float | None:

@@ -21,9 +21,10 @@ from basketbench.changes.detection.common import (
     rule_for,
 )
 from basketbench.changes.detection.rescreen import rescreen_newer
-from basketbench.changes.detection.screening import detect_commit
+from basketbench.changes.detection.screening import detect_ab, detect_commit
 from basketbench.core.config import Settings
 from basketbench.models import ResultDocument, Run
+from basketbench.models.ab import AbRun
 from basketbench.runs import dispatch
 
 log = logging.getLogger(__name__)
@@ -51,13 +52,19 @@ def after_ab_run(session: Session, settings: Settings, ab_run_id: int) -> Outcom
     """Entry point after an A/B run (ab_runs + ab_effects) is stored and committed: the
     confirming A/B of changes waiting for it decides them; an A/B nobody waited for
     screens its commit (changes/detection/ab.py). The caller runs ``follow_up`` after."""
-    from basketbench.models.ab import AbRun
-
     run = session.get(AbRun, ab_run_id)
     if run is None:
         return Outcome()
     lock_machine(session, run.machine_id)
-    return ab.on_ab_run(session, settings, ab_run_id)
+    if run.error is not None or run.reference_kind not in ab.REFERENCE_KINDS:
+        return Outcome()
+    group = ab.awaiting(session, run)
+    if group:
+        out = ab.evaluate(session, settings, group, run)
+        notify.enqueue(session, settings, out.confirmed)  # the outbox: with the verdicts
+        session.commit()
+        return out
+    return detect_ab(session, settings, run)
 
 
 def on_run_final(session: Session, settings: Settings, run_id: int) -> Outcome:
