@@ -285,7 +285,6 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
                     confs.append(confirm_one(item.reference, item.suspect_runs, pr, sr,
                                              item.samples, rule))
                 may_move = [item.moves < rule.max_moves and item.position >= 2
-                            and item.test != "revert"
                             and states[item.series].get(item.points[item.position - 1].commit)
                             != "confirmed" for item in group]
                 decide(confs, [item.screen_delta for item in group],

@@ -19,7 +19,10 @@ def test_small_world_scores_like_the_full_benchmark() -> None:
     plain = detection_quality.score(world, detection_quality.plain_rule(world, 0.02,
                                                                 np.random.default_rng(7)))
     assert ours["recall"].get("10", 1.0) == 1.0 and ours["recall"].get("5", 1.0) >= 0.9
-    assert ours["false_per_1000"] <= 2.0
+    # e-divisive can pass the screen since issue 32 (adaptive permutations): at CV 2 % it
+    # finds more 3 % steps here (0.41 -> 0.59) and places some of them 2 commits off
+    # (counted false): 1.9 -> 3.8 per 1000
+    assert ours["false_per_1000"] <= 4.0
     # at CV 2 % consecutive runs differ by 5 % often: the plain rule fires on noise
     assert plain["false_per_1000"] > 3 * max(ours["false_per_1000"], 1.0)
     assert ours["delay_median"] is not None and ours["delay_median"] <= 1
@@ -51,9 +54,10 @@ def test_pure_noise_costs_under_one_rerun_per_commit_and_does_not_grow() -> None
 
 def test_a_step_at_the_minimum_effect_is_judged_once() -> None:
     alarms, _, trace, at = _run("min_step", 120)
-    # at most one round of reruns (plus one move to its parent), never reopened: the
-    # issue's service reopened a -2 % step four times (76 reruns)
-    assert trace.rounds[0] <= 2, trace.rounds[0]
+    # at most one round of reruns and its moves (e-divisive, which can pass the screen
+    # since issue 32, may place it a commit off first), never reopened: the issue's
+    # service reopened a -2 % step four times (76 reruns)
+    assert trace.rounds[0] <= 4, trace.rounds[0]
     on_step = [a for a in alarms if a.series == 0]
     below = [c for s, c in trace.below_minimum if s == 0]
     assert len(on_step) + len(below) <= 1, (on_step, below)
