@@ -34,9 +34,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend"))
 
+from basketbench.stats import revert as revert_rule
+from basketbench.stats.abeffect import AbEstimate, decide_ab, screen_ab
+from basketbench.stats.budget import BudgetRule, strong
 from basketbench.stats.drift import find_drift
 from basketbench.stats.engine import SeriesInput, SeriesPoint, confirm_one, decide, screen
-from basketbench.stats.speed import SpeedRule
+from basketbench.stats.speed import SpeedRule, level_test, within_se
 
 STEP_SIZES = (1.0, 2.0, 3.0, 5.0, 10.0)
 SAMPLES = 9
@@ -118,6 +121,8 @@ class Pending:
     test: str
     family_size: int
     moves: int = 0
+    q_value: float | None = None  # the screen's (None: a revert's single test, p below)
+    p_value: float = 1.0
 
     @property
     def commit(self) -> int:
@@ -130,51 +135,143 @@ class Trace:
 
     candidates: list[int] = field(default_factory=list)
     reruns: list[int] = field(default_factory=list)
+    ab_runs: list[int] = field(default_factory=list)  # A/B runs per commit (pipeline + confirming)
+    unconfirmed: list[tuple[int, int]] = field(default_factory=list)  # budget spent
     below_minimum: list[tuple[int, int]] = field(default_factory=list)  # (series, commit)
     rounds: dict[int, int] = field(default_factory=lambda: defaultdict(int))  # per series
 
 
+@dataclass(frozen=True)
+class AbModel:
+    """Per-commit A/B effects as simulated: on a share of the commits (those with a
+    reference build) every series gets B/A = true level ratio of the commit to its previous
+    commit, times per-pair noise: ``pairs`` per-pair ratios (1 + e), e ~ N(0, ``noise``),
+    summarised as the harness does (median, 95 % order-statistic interval of the median)."""
+
+    share: float = 1.0
+    pairs: int = 15
+    noise: float = 0.01
+
+    def draw(self, true: float, rng: np.random.Generator) -> AbEstimate:
+        samples = np.sort(true * (1 + rng.normal(0, self.noise, self.pairs)))
+        k = int(max(0, math.floor(self.pairs / 2 - 1.96 * math.sqrt(self.pairs) / 2)))
+        return AbEstimate(float(np.median(samples)), float(samples[k]),
+                          float(samples[self.pairs - 1 - k]), self.pairs, samples.tolist())
+
+
+@dataclass
+class _Confirmed:
+    """A series' last confirmed change, for the revert rule: its commit, the level before
+    it and the runs that measured the level after it."""
+
+    commit: int
+    base: float
+    new_level: list[float]
+    delta: float
+
+
 def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Generator,
                  run_share: float = 0.5, drift_min_pct: float | None = 3.0,
-                 drift_window: int = 120, trace: Trace | None = None
-                 ) -> tuple[list[Alarm], int]:
+                 drift_window: int = 120, trace: Trace | None = None,
+                 budget: BudgetRule | None = None, reverts: bool = False,
+                 ab: AbModel | None = None) -> tuple[list[Alarm], int]:
     """Every commit through the service's screen (one regular run per commit and series:
     reruns are evidence for their candidate only, as in the service); every candidate
     through rounds of interleaved reruns (drawn from the truth) and the service's decide,
     moving earlier as the service does; a shift judged real but below the minimum
     restarts the segment, as in the service; the drift rule (drift.find_drift) on every
-    series without a candidate. Returns the alarms and the reruns spent."""
+    series without a candidate. With ``budget``: the service's rerun budget (a window of
+    commits, a reserve for strong evidence; candidates beyond it stay unconfirmed). With
+    ``reverts``: the service's revert rule (a step back within MAX_POINTS_SINCE points of a
+    confirmed change). With ``ab``: per-commit A/B effects first, as the service
+    (changes/detection/ab.py): on commits with a reference build the A/B screen decides
+    every series (confirmation: one more A/B), the history screen only the others.
+    Returns the alarms and the reruns spent."""
     n_series, n_commits = world.level.shape
     segments: list[list[SeriesPoint]] = [[] for _ in range(n_series)]
     states: list[dict[int, str]] = [{} for _ in range(n_series)]  # the change records
     flagged: list[set[int]] = [set() for _ in range(n_series)]
+    last: list[_Confirmed | None] = [None] * n_series
     alarms: list[Alarm] = []
     reruns = 0
+    spent: list[int] = []  # reruns per commit, for the budget's window
+
+    def confirmed(s: int, commit: int, t: int, delta: float, test: str, moves: int,
+                  base: float, new_level: list[float]) -> None:
+        alarms.append(Alarm(s, commit, t, delta, test, moves))
+        last[s] = _Confirmed(commit, base, new_level, delta)
+        segments[s] = [p for p in segments[s] if p.commit >= commit]  # a new segment
+
     for t in range(n_commits):
         for s in range(n_series):
             median, samples = draw_run(world.level[s, t], cv, rng,
                                        world.outlier_size.get((s, t), 0.0), run_share)
             segments[s].append(SeriesPoint(t, [median], samples))
             del segments[s][:-SEGMENT_KEEP]
+        covered: set[int] = set()
+        ab_runs = 0
+        if ab is not None and t > 0 and rng.random() < ab.share:
+            covered = set(range(n_series))
+            ab_runs += 1
+            ests = [ab.draw(world.level[s, t] / world.level[s, t - 1], rng)
+                    for s in range(n_series)]
+            found = [c for c in screen_ab(ests, [rule.min_effect_pct] * n_series, rule)
+                     if t not in flagged[c.index]]
+            if found:
+                ab_runs += 1  # one more A/B of the commit against its reference
+                again = [ab.draw(world.level[c.index, t] / world.level[c.index, t - 1], rng)
+                         for c in found]
+                verdicts = decide_ab(again, [c.delta for c in found],
+                                     [rule.min_effect_pct] * len(found), rule,
+                                     candidates=len(found))
+                for c, v in zip(found, verdicts, strict=True):
+                    flagged[c.index].add(t)
+                    states[c.index][t] = v.verdict
+                    if v.confirmed:
+                        prev = segments[c.index][-2].median if len(segments[c.index]) > 1 \
+                            else segments[c.index][-1].median
+                        confirmed(c.index, t, t, v.delta, "ab", 0, prev,
+                                  [prev * (1 + v.delta)])
+                    elif v.verdict == "below_minimum":
+                        segments[c.index] = [p for p in segments[c.index] if p.commit >= t]
+        in_family = [s for s in range(n_series) if s not in covered]
         family = [SeriesInput(s, segments[s], rule.min_effect_pct, flagged[s])
-                  for s in range(n_series)]
-        candidates = screen(family, rule)
+                  for s in in_family]
+        candidates = screen(family, rule) if family else []
         spent_before = reruns
         pending = []
         for c in candidates:
             pts = family[c.series].points
-            pending.append(Pending(c.series, pts, c.position,
+            pending.append(Pending(in_family[c.series], pts, c.position,
                                    [p.median for p in pts[:c.position]],
                                    list(pts[c.position].runs), pts[c.position].samples,
-                                   c.delta, c.test, c.family_size))
+                                   c.delta, c.test, c.family_size, q_value=c.q_value,
+                                   p_value=c.p_value))
+        screened = {item.series for item in pending}
+        if reverts:
+            pending += _reverts(segments, last, screened | covered, flagged, t, rule)
         while pending:  # rounds of reruns: the screened candidates, then moved ones
             by_commit: dict[int, list[Pending]] = defaultdict(list)
             for item in pending:
                 by_commit[item.commit].append(item)
             pending = []
-            for commit, group in by_commit.items():
+            # the strongest evidence first (the service's order when the budget is short)
+            order = list(by_commit.items()) if budget is None else sorted(
+                by_commit.items(), key=lambda g: (not any(_strong(item, rule) for item in g[1]),
+                                                  min(item.p_value for item in g[1])))
+            for commit, group in order:
+                if budget is not None and not budget.grants(
+                        sum(spent[max(0, len(spent) - budget.window + 1):])
+                        + reruns - spent_before,
+                        any(_strong(item, rule) for item in group)):
+                    for item in group:
+                        flagged[item.series].add(commit)
+                        states[item.series][commit] = "unconfirmed"
+                        if trace is not None:
+                            trace.unconfirmed.append((item.series, commit))
+                    continue
                 reruns += 2 * rule.confirm_runs
-                confs, parent_reruns = [], []
+                confs, parent_reruns, suspect_reruns = [], [], []
                 for item in group:
                     parent = item.points[item.position - 1]
                     pr = [draw_run(world.level[item.series, parent.commit], cv, rng,
@@ -184,6 +281,7 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
                     if trace is not None:
                         trace.rounds[item.series] += 1
                     parent_reruns.append(pr)
+                    suspect_reruns.append(sr)
                     confs.append(confirm_one(item.reference, item.suspect_runs, pr, sr,
                                              item.samples, rule))
                 may_move = [item.moves < rule.max_moves and item.position >= 2
@@ -191,15 +289,16 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
                             != "confirmed" for item in group]
                 decide(confs, [item.screen_delta for item in group],
                        [rule.min_effect_pct] * len(group), group[0].family_size, rule,
-                       candidates=len(candidates), may_move=may_move)
-                for item, conf, pr in zip(group, confs, parent_reruns, strict=True):
+                       candidates=len(candidates) or len(group), may_move=may_move)
+                for item, conf, pr, sr in zip(group, confs, parent_reruns, suspect_reruns,
+                                              strict=True):
                     s = item.series
                     flagged[s].add(commit)
                     states[s][commit] = "confirmed" if conf.confirmed else "rejected"
                     if conf.confirmed:
-                        alarms.append(Alarm(s, commit, t, conf.delta, item.test, item.moves))
-                        # a new segment starts at the change
-                        segments[s] = [p for p in segments[s] if p.commit >= commit]
+                        new_level = list(item.suspect_runs) + sr
+                        confirmed(s, commit, t, conf.delta, item.test, item.moves,
+                                  float(np.median(new_level)) / (1 + conf.delta), new_level)
                     elif conf.verdict == "rejected":
                         # the reruns contradicted the screened run: it leaves the series
                         segments[s] = [p for p in segments[s] if p.commit != commit]
@@ -212,22 +311,59 @@ def run_detector(world: World, cv: float, rule: SpeedRule, rng: np.random.Genera
                         pending.append(Pending(
                             s, item.points, item.position - 1, item.reference[:-1],
                             list(parent.runs) + pr, parent.samples, item.screen_delta,
-                            item.test, item.family_size, item.moves + 1))
+                            item.test, item.family_size, item.moves + 1,
+                            q_value=None, p_value=conf.earlier_p))
         if drift_min_pct is not None:
-            screened = {c.series for c in candidates}
             for s in range(n_series):
                 if s in screened or t in flagged[s]:
                     continue
-                found = find_drift([p.median for p in segments[s]], drift_min_pct,
-                                   drift_window)
-                if found is not None:
-                    alarms.append(Alarm(s, t, t, found.shift, "drift"))
+                found_drift = find_drift([p.median for p in segments[s]], drift_min_pct,
+                                         drift_window)
+                if found_drift is not None:
+                    alarms.append(Alarm(s, t, t, found_drift.shift, "drift"))
                     flagged[s].add(t)
                     segments[s] = segments[s][-1:]
+        spent.append(reruns - spent_before)
         if trace is not None:
             trace.candidates.append(len(candidates))
             trace.reruns.append(reruns - spent_before)
+            trace.ab_runs.append(ab_runs)
     return alarms, reruns
+
+
+def _strong(item: Pending, rule: SpeedRule) -> bool:
+    q = item.q_value if item.q_value is not None else item.p_value
+    return strong(q, item.screen_delta, rule.min_effect_pct, rule.fdr_q,
+                  revert=item.test == "revert")
+
+
+def _reverts(segments: list[list[SeriesPoint]], last: list[_Confirmed | None], skip: set[int],
+             flagged: list[set[int]], t: int, rule: SpeedRule) -> list[Pending]:
+    """The service's revert candidates (changes/detection/screening._revert_candidates):
+    the newest point steps back towards the level before a recent confirmed change."""
+    out = []
+    for s, change in enumerate(last):
+        if change is None or s in skip or t in flagged[s]:
+            continue
+        seg = [p for p in segments[s] if p.commit >= change.commit]
+        if not 2 <= len(seg) <= revert_rule.MAX_POINTS_SINCE or seg[0].commit != change.commit \
+                or seg[-1].commit != t:
+            continue
+        since = [p.median for p in seg[1:-1]]
+        cur = seg[-1]
+        hit = revert_rule.step_back(change.base, change.new_level + since, cur.runs,
+                                    rule.min_effect_pct, rule)
+        if hit is None:
+            continue
+        reference = change.new_level + since
+        lt = level_test(np.log(np.asarray([reference])), np.log(np.asarray([cur.runs])),
+                        within_se([cur.samples]), rule.scale_floor)
+        p = float(lt.p[0])
+        if not math.isfinite(p) or p > rule.screen_q:
+            continue
+        out.append(Pending(s, seg, len(seg) - 1, reference, list(cur.runs), cur.samples,
+                           float(lt.delta[0]), "revert", 1, p_value=p))
+    return out
 
 
 def plain_rule(world: World, cv: float, rng: np.random.Generator,

@@ -38,5 +38,18 @@ def test_busy_when_loaded_or_stolen(tmp_path: Path) -> None:
     end = noise.snapshot(fake_proc(tmp_path / "b", 0.5, [80, 0, 0, 1100, 0, 0, 0, 20]))
     load = noise.summarize(start, end, cores=2)
     assert load["busy"] is True
-    assert load["busy_reasons"] == ["load average 3.50 at start (>= 1)",
-                                    "steal 10.0% of CPU time (>= 5%)"]
+    assert load["busy_reasons"] == [
+        "load average 3.50 at start, the previous job's 1 aside (>= 1 beside it)",
+        "steal 10.0% of CPU time (>= 5%)"]
+
+
+def test_a_worker_running_jobs_back_to_back_is_not_busy(tmp_path: Path) -> None:
+    # issue 32: a dedicated 2-core worker starts each job at a load of ~1 (its previous
+    # job) and ends it at ~1 (the run itself): no other work, so not busy
+    start = noise.snapshot(fake_proc(tmp_path / "a", 1.05, [0, 0, 0, 1000, 0, 0, 0, 0]))
+    end = noise.snapshot(fake_proc(tmp_path / "b", 1.4, [90, 0, 6, 1100, 0, 0, 0, 0]))
+    assert noise.summarize(start, end, cores=2)["busy"] is False
+    # one more busy thread beside it on 2 cores is busy
+    start = noise.snapshot(fake_proc(tmp_path / "c", 2.1, [0, 0, 0, 1000, 0, 0, 0, 0]))
+    load = noise.summarize(start, end, cores=2)
+    assert load["busy"] is True and load["busy_reasons"][0].startswith("load average 2.10")

@@ -130,9 +130,11 @@ class Settings(BaseSettings):
     detection_confirm_runs: int = 2
     """Reruns of the suspect commit and of its parent each, interleaved; 0 = none."""
     detection_rerun_budget: float = 1.0
-    """Confirmation reruns a tag may spend per commit measured by regular runs, over its
-    last detection_budget_commits such commits; candidates beyond it are left
-    unconfirmed with the reason (listed, never alerted)."""
+    """Confirmation reruns a tag may spend per commit measured by regular runs, over a
+    window of detection_budget_commits such commits (a young history's window counts as
+    full), a quarter of it kept for strong evidence (stats/budget.py); candidates beyond
+    it are left unconfirmed with the reason (listed, never alerted). A/B candidates are
+    confirmed by one more A/B, outside this budget."""
     detection_budget_commits: int = 50
     detection_pending_timeout: float = 86400.0
     """Seconds a speed candidate may wait for its reruns before it is marked
@@ -147,8 +149,10 @@ class Settings(BaseSettings):
     detection_drift_window: int = 120
     """Commits (regular runs) the drift rule looks back over."""
     detection_skip_busy_runs: bool = True
-    """Leave the speeds of runs made on a busy machine (their document's load.busy) out of
-    the screen; off where every machine is shared and busy, e.g. integration tests on CI."""
+    """Leave the speeds of runs made on a busy machine (their document's load.busy, judged
+    at ingest by measure/rzbench/noise.py: other work beside the run's own of at least half
+    the cores, or steal) out of the screen; /health, the changes and runs pages say so.
+    Off where every machine is shared and busy, e.g. integration tests on CI."""
     detection_count_threshold: float = 0.5
     """Instruction counts (issue 23): a change of more than this many % is a code change from
     one run, no reruns (stats/counts.py)."""

@@ -35,6 +35,7 @@ from basketbench.core.sqlutil import insert_ignore
 from basketbench.measure.document.batch import DocumentBatch, DocumentError, parse_document
 from basketbench.measure.document.contract import MAX_LISTED, capped
 from basketbench.measure.document.screen import Build
+from basketbench.measure.rzbench import noise
 from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
 from basketbench.results import codec_sets as codec_service
 from basketbench.results.schemas import IngestOut
@@ -417,6 +418,7 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         batch.fingerprint.get("libraries"))
     codec_set = codec_service.ensure_codec_set(session, set_name, root_version, libraries)
 
+    load = noise.rejudge(batch.load)
     document = ResultDocument(
         sha256=batch.sha256, kind=batch.kind, run_id=run.id if run else None,
         commit_id=commit.id, machine_id=machine.id, tool=batch.tool, backend=batch.backend,
@@ -424,7 +426,9 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         result_count=len(batch.results), created_at=batch.created_at,
         codec_set_id=codec_set.id, build_profile=batch.build[0],
         build_profile_version=batch.build[1], harness_hash=batch.build[2],
-        load=batch.load, busy=bool(batch.load["busy"]) if batch.load else None,
+        # judged by the server's rule from the document's own snapshots (issue 32: a rule
+        # that flagged back-to-back work busy must not keep old documents out of detection)
+        load=load, busy=bool(load["busy"]) if load else None,
     )
     session.add(document)
     try:

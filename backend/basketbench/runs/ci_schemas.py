@@ -6,6 +6,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from basketbench.changes.detection.exclusions import SpeedExclusion
+
 
 class WebhookOut(BaseModel):
     delivery: str
@@ -58,3 +60,7 @@ class Health(BaseModel):
         "reruns, per hardware tag (unconfirmed after detection_pending_timeout, or "
         "detection_worker_silence without a live worker on the tag); null when the "
         "database is unavailable")
+    speed_exclusions: list[SpeedExclusion] | None = Field(
+        default=None, description="per hardware tag whose newest documents had their speeds "
+        "left out of change detection (measured on a busy machine, "
+        "detection_skip_busy_runs): how many and why; null when the database is unavailable")

@@ -43,6 +43,9 @@ class RunOut(BaseModel):
         "they were queued to confirm; listings only")
     change_commit: str | None = Field(
         default=None, description="confirmation runs: the commit of those changes")
+    speed_excluded: str | None = Field(
+        default=None, description="when change detection left this run's speeds out "
+        "(measured on a busy machine, detection_skip_busy_runs): why; listings only")
 
 
 class RunPage(Page[RunOut]):

@@ -98,7 +98,11 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
             if np.isfinite(lt.p[k]):
                 tests.append((i, len(family[i].points) - back, test, float(lt.delta[k]),
                               float(lt.p[k])))
-    for i, s in enumerate(family):
+    # E-divisive's p-value must be able to pass BH's strictest threshold over the whole
+    # family (screen_q / m, m = every test of this commit): without it the test could
+    # never pass (199 permutations: floor 0.005; ~85 tests: 0.0012 needed, issue 32).
+    ediv: list[tuple[int, int, float, Array]] = []  # series, offset, delta, log medians
+    for i, s in enumerate(family if rule.edivisive != "off" else []):
         pts = s.points[-EDIVISIVE_MAX_POINTS:]
         offset = len(s.points) - len(pts)
         if len(pts) < 2 * EDIVISIVE_MIN_SIZE:
@@ -112,8 +116,13 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
         if abs(delta) * 100 < s.min_effect_pct * rule.screen_effect_fraction \
                 or pts[split.index].commit in s.flagged:
             continue
-        split = edivisive.best_split(x, EDIVISIVE_MIN_SIZE, permutations=199, seed=i)
-        if split is not None and split.index < len(pts) - 2:
+        ediv.append((i, offset, delta, x))
+    needed = edivisive.permutations_for(rule.screen_q / max(len(tests) + len(ediv), 1)) \
+        if rule.edivisive == "adaptive" else None
+    for i, offset, delta, x in ediv:
+        split = edivisive.best_split(x, EDIVISIVE_MIN_SIZE, permutations=199, seed=i,
+                                     max_permutations=needed)
+        if split is not None and split.index < x.size - 2:
             tests.append((i, offset + split.index, "edivisive", delta, split.p_value))
     qs = bh_adjust([t[4] for t in tests])
     best: dict[int, Candidate] = {}

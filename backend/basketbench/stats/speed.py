@@ -45,6 +45,10 @@ class SpeedRule:
     # How many commits a candidate may move back when the reruns show its parent already
     # at the new level (each move costs one more round of reruns).
     max_moves: int = 3
+    # E-divisive in the screen's family: "adaptive" (permutations up to what BH over the
+    # family needs, issue 32), "fixed" (199 permutations: p >= 0.005, which BH over ~85
+    # tests never passes: the rule before issue 32) or "off" (not tested).
+    edivisive: str = "adaptive"
     bootstrap: int = 2000
     scale_floor: float = 1e-4  # 0.01 %: identical samples must not divide by zero
 

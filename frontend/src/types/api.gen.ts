@@ -2273,6 +2273,11 @@ export interface components {
             detection_awaiting_reruns?: {
                 [key: string]: number;
             } | null;
+            /**
+             * Speed Exclusions
+             * @description per hardware tag whose newest documents had their speeds left out of change detection (measured on a busy machine, detection_skip_busy_runs): how many and why; null when the database is unavailable
+             */
+            speed_exclusions?: components["schemas"]["SpeedExclusion"][] | null;
         };
         /**
          * HistoryBuild
@@ -3181,6 +3186,11 @@ export interface components {
              * @description confirmation runs: the commit of those changes
              */
             change_commit?: string | null;
+            /**
+             * Speed Excluded
+             * @description when change detection left this run's speeds out (measured on a busy machine, detection_skip_busy_runs): why; listings only
+             */
+            speed_excluded?: string | null;
         };
         /** RunPage */
         RunPage: {
@@ -3273,6 +3283,28 @@ export interface components {
             preconditioner: string;
             /** Compressed Bytes */
             compressed_bytes: number;
+        };
+        /** SpeedExclusion */
+        SpeedExclusion: {
+            /** Tag */
+            tag: string;
+            /**
+             * Excluded Documents
+             * @description of the tag's documents among the newest 200, those whose speeds detection left out
+             */
+            excluded_documents: number;
+            /** Recent Documents */
+            recent_documents: number;
+            /**
+             * Reasons
+             * @description why, as the documents' load said (most frequent first, at most 3)
+             */
+            reasons: string[];
+            /**
+             * Note
+             * @description one line saying all of it
+             */
+            note: string;
         };
         /**
          * SpeedIn

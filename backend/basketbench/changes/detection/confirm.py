@@ -134,7 +134,20 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
             "confirmed": c.confirmed}}
         if c.confirmed:
             ch.state, ch.confirmed_at = "confirmed", now
+            # The listed effect AND its interval from the confirming evidence (every run
+            # of the suspect against the reference and the parent's reruns): the screen's
+            # interval, of one run, stays in the evidence (issue 32: 7 of 37 confirmed
+            # changes showed an effect outside their own interval).
+            ch.evidence = {**(ch.evidence or {}), "screen_ci_pct": [ch.ci_low_pct,
+                                                                    ch.ci_high_pct]}
             ch.delta_pct, ch.p_value, ch.q_value = c.delta * 100, c.p_value, c.q_value
+            ch.ci_low_pct = _finite(c.interval[0] * 100)
+            ch.ci_high_pct = _finite(c.interval[1] * 100)
+            # head and base as the effect saw them (medians of log runs): base x (1 +
+            # delta) = head exactly, so the listed numbers agree with each other.
+            ch.head_value = float(np.exp(np.median(np.log(
+                [*(ch.evidence or {}).get("suspect_runs", []), *sr]))))
+            ch.base_value = ch.head_value / (1 + c.delta)
             out.confirmed.append(ch.id)
         else:
             ch.state = "rejected"
@@ -155,7 +168,7 @@ def evaluate(session: Session, settings: Settings, group: list[Change]) -> Outco
         assert machine is not None
         for (suspect, parent), targets in move_earlier(session, rule, moving).items():
             earlier = {t.id: t.confirmation for t in targets}
-            if budget.remaining(session, settings, machine.tag) < 2 * rule.confirm_runs:
+            if not budget.grants(session, settings, machine.tag, targets):
                 for t in targets:
                     t.state, t.state_reason = "unconfirmed", budget.reason(settings, machine.tag)
                 continue

@@ -51,9 +51,11 @@ def expire(session: Session, settings: Settings, now: datetime | None = None) ->
             ch.state_reason = (f"waited more than {_hours(timeout.total_seconds())} for its "
                                "confirmation reruns (detection_pending_timeout)")
         elif tag not in live:
+            what = "confirming A/B was" if (ch.confirmation or {}).get("kind") == "ab" \
+                else "reruns were"
             ch.state_reason = (f"no live worker on tag {tag!r}: no machine heartbeat for "
                                f"{_hours(silence.total_seconds())} (detection_worker_silence);"
-                               " its reruns were never measured")
+                               f" its {what} never measured")
         else:
             continue
         ch.state = "unconfirmed"

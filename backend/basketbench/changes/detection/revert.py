@@ -13,15 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
 from sqlalchemy.orm import Session
 
 from basketbench.models import Change
+from basketbench.stats import revert as stats_revert
 from basketbench.stats.speed import SpeedRule
 
-# Points since the change (its own included) up to which a step back is a revert; later,
-# the ordinary step tests have a segment to work with.
-MAX_POINTS_SINCE = 3
+# Points since the change (its own included) up to which a step back is a revert.
+MAX_POINTS_SINCE = stats_revert.MAX_POINTS_SINCE
 
 
 def new_level_runs(change: Change) -> list[float]:
@@ -37,19 +36,8 @@ def candidate(change: Change, since: Sequence[float], newest_runs: Sequence[floa
     """(delta against the new level, distance to the old level) when the newest point
     steps back towards ``change.base_value``; ``since``: run medians of the points after
     the change's commit and before the newest."""
-    new_level = new_level_runs(change) + list(since)
-    base = change.base_value
-    if not new_level or not newest_runs or base is None or base <= 0:
-        return None
-    now = float(np.median(newest_runs))
-    level = float(np.median(new_level))
-    if now <= 0 or level <= 0:
-        return None
-    to_old, to_new = abs(math.log(now / base)), abs(math.log(now / level))
-    delta = now / level - 1
-    if to_old >= to_new or abs(delta) * 100 < min_effect_pct * rule.screen_effect_fraction:
-        return None
-    return delta, now / base - 1
+    return stats_revert.step_back(change.base_value, new_level_runs(change) + list(since),
+                                  newest_runs, min_effect_pct, rule)
 
 
 def is_back(change: Change, head_value: float | None, tolerance_pct: float) -> bool:

@@ -16,10 +16,11 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from basketbench.changes import notify
-from basketbench.changes.detection import budget, confirm, history, revert
+from basketbench.changes.detection import ab, budget, confirm, history, revert
 from basketbench.changes.detection.common import Outcome, direction, rule_for
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine
+from basketbench.models.ab import AbRun
 from basketbench.models.base import utcnow
 from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
 from basketbench.stats import drift
@@ -104,6 +105,15 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
             ch.evidence = {**ch.evidence, "reverts": earlier.id}
         session.add(ch)
         recorded[key].append(ch)
+    # Per-commit A/B effects first: the series they cover are not screened on the history
+    # at this commit (their candidates wait for one more A/B, not for reruns).
+    abrun = ab.screened_run(session, machine_id, commit.id, ab.reference_ids(
+        session, commit, commits[-2][0] if len(commits) >= 2 else None))
+    covered: set[Key] = set()
+    if abrun is not None:
+        ab_group, covered = _ab_first(session, settings, machine, commit, abrun, series, names,
+                                      recorded, orders, run_id)
+        out.candidates.extend(ch.id for ch in ab_group)
     busy = _busy_only(series, commit.id)
     if busy:  # the commit's speeds were all measured on a busy machine: not tested
         log.info("commit %s on machine %s: speeds not screened (busy machine)",
@@ -117,6 +127,8 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         if values[-1].commit_id != commit.id:
             continue
         for metric in SPEED_METRICS:
+            if (ds, conf, cs, metric) in covered:
+                continue
             start = segment_start((ds, conf, cs, metric))
             drop = outliers((ds, conf, cs, metric))
             seg = [v for v in values if v.order >= start and v.runs.get(metric)
@@ -185,26 +197,28 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         session.add(ch)
         groups.setdefault(suspect.commit, []).append(ch)
     for ch in _revert_candidates(session, settings, machine_id, commit.id, series, recorded,
-                                 orders, names, screened, run_id):
+                                 orders, names, screened | covered, run_id):
         groups.setdefault(ch.commit_id, []).append(ch)
     drifts = _drifts(settings, machine_id, commit.id, series, segment_start, flagged,
                      screened, run_id, now)
     session.add_all(drifts)
     session.flush()
     # The strongest evidence first: when the tag's rerun budget runs out, the weakest
-    # candidates are the ones left unconfirmed.
-    ordered = sorted(groups.items(), key=lambda g: min(ch.p_value or 1.0 for ch in g[1]))
-    left = budget.remaining(session, settings, machine.tag) if rule.confirm_runs > 0 else 0
+    # candidates are the ones left unconfirmed (and weak ones never spend the reserve).
+    ordered = sorted(groups.items(), key=lambda g: (not budget.is_strong(settings, g[1]),
+                                                    min(ch.p_value or 1.0 for ch in g[1])))
+    used = budget.spent(session, settings, machine.tag) if rule.confirm_runs > 0 else 0
     for suspect_id, group in ordered:
         parent_id = group[0].parent_commit_id
         assert parent_id is not None
-        if rule.confirm_runs > 0 and left < 2 * rule.confirm_runs:
+        if rule.confirm_runs > 0 and not budget.grants(session, settings, machine.tag, group,
+                                                       used):
             for ch in group:
                 ch.state, ch.state_reason = "unconfirmed", budget.reason(settings, machine.tag)
             out.candidates.extend(ch.id for ch in group)
             continue
         runs = confirm.start(session, settings, group, suspect_id, parent_id, machine, suite)
-        left -= len(runs)
+        used += len(runs)
         out.runs.extend(runs)
         out.candidates.extend(ch.id for ch in group)
         if not runs:  # no reruns configured: decide on the screen alone
@@ -221,6 +235,50 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     out.confirmed.extend(ch.id for ch in exact_new)
     out.confirmed.extend(ch.id for ch in drifts)
     notify.enqueue(session, settings, out.confirmed)  # the outbox: with the changes
+    session.commit()
+    return out
+
+
+def _ab_first(session: Session, settings: Settings, machine: Machine, commit: Commit,
+              abrun: AbRun, series: dict[history.SeriesKey, list[history.CommitValues]],
+              names: dict[history.SeriesKey, str], recorded: dict[Key, list[Change]],
+              orders: dict[int, int], run_id: int | None) -> tuple[list[Change], set[Key]]:
+    """The commit's A/B candidates (marked as reverts where they step back over a recent
+    confirmed change), their confirming A/B requested; and the keys the A/B covers."""
+    flagged = {key: {ch.commit_id for ch in chs} for key, chs in recorded.items()}
+    found, covered = ab.screen_commit(session, settings, machine, commit, abrun, series, names,
+                                      flagged, run_id)
+    group = [ch for _, ch in found]
+    for key, ch in found:
+        earlier = _last_confirmed(recorded.get(key, []), orders, "speed")
+        if earlier is not None and earlier.commit_id != ch.commit_id and \
+                np.sign(earlier.delta_pct) == -np.sign(ch.delta_pct) and revert.is_back(
+                    earlier, ch.head_value, ch.min_effect_pct or 0):
+            ch.evidence = {**ch.evidence, "reverts": earlier.id}
+        recorded.setdefault(key, []).append(ch)
+    if group:
+        ab.request_confirmation(session, settings, group, machine, abrun)
+    return group, covered
+
+
+def detect_ab(session: Session, settings: Settings, abrun: AbRun) -> Outcome:
+    """An A/B run landed that nobody waited for: screen its commit by it, when the
+    commit's regular results are in (else detect_commit does it when they land)."""
+    out = Outcome()
+    commit = session.get(Commit, abrun.commit_id)
+    machine = session.get(Machine, abrun.machine_id)
+    assert commit is not None and machine is not None
+    commits = history.recent_commits(session, machine.id, commit, 2)
+    if not commits or commits[-1][0] != commit.id:
+        return out
+    keys = history.series_of_commit(session, machine.id, commit.id)
+    series = history.load_series(session, machine.id, commits, keys, regular_only=True,
+                                 skip_busy=settings.detection_skip_busy_runs)
+    recorded = history.recorded_changes(session, machine.id, keys)
+    names = history.series_names(session, machine, keys)
+    group, _ = _ab_first(session, settings, machine, commit, abrun, series, names, recorded,
+                         dict(commits), None)
+    out.candidates.extend(ch.id for ch in group)
     session.commit()
     return out
 

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from basketbench.changes import notify
-from basketbench.changes.detection import bisect, confirm
+from basketbench.changes.detection import ab, bisect, confirm
 from basketbench.changes.detection.common import (
     DETECTION_LOCK,
     Outcome,
@@ -21,15 +21,16 @@ from basketbench.changes.detection.common import (
     rule_for,
 )
 from basketbench.changes.detection.rescreen import rescreen_newer
-from basketbench.changes.detection.screening import detect_commit
+from basketbench.changes.detection.screening import detect_ab, detect_commit
 from basketbench.core.config import Settings
 from basketbench.models import ResultDocument, Run
+from basketbench.models.ab import AbRun
 from basketbench.runs import dispatch
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DETECTION_LOCK", "Outcome", "after_ingest", "detect_commit", "direction",
-           "follow_up", "lock_machine", "on_run_final", "rule_for", "run_after_final"]
+__all__ = ["DETECTION_LOCK", "Outcome", "after_ab_run", "after_ingest", "detect_commit",
+           "direction", "follow_up", "lock_machine", "on_run_final", "rule_for", "run_after_final"]
 
 
 def after_ingest(session: Session, settings: Settings, document_id: int) -> Outcome:
@@ -45,6 +46,25 @@ def after_ingest(session: Session, settings: Settings, document_id: int) -> Outc
         return bisect.on_run_progress(session, settings, run)
     return detect_commit(session, settings, doc.commit_id, doc.machine_id,
                          run.id if run else None, run.suite if run else None)
+
+
+def after_ab_run(session: Session, settings: Settings, ab_run_id: int) -> Outcome:
+    """Entry point after an A/B run (ab_runs + ab_effects) is stored and committed: the
+    confirming A/B of changes waiting for it decides them; an A/B nobody waited for
+    screens its commit (changes/detection/ab.py). The caller runs ``follow_up`` after."""
+    run = session.get(AbRun, ab_run_id)
+    if run is None:
+        return Outcome()
+    lock_machine(session, run.machine_id)
+    if run.error is not None or run.reference_kind not in ab.REFERENCE_KINDS:
+        return Outcome()
+    group = ab.awaiting(session, run)
+    if group:
+        out = ab.evaluate(session, settings, group, run)
+        notify.enqueue(session, settings, out.confirmed)  # the outbox: with the verdicts
+        session.commit()
+        return out
+    return detect_ab(session, settings, run)
 
 
 def on_run_final(session: Session, settings: Settings, run_id: int) -> Outcome:

@@ -15,9 +15,15 @@ from typing import Any
 PROC = Path("/proc")
 SYS_CPU = Path("/sys/devices/system/cpu")
 # Busy: other work beside the run would have held at least half the logical cores (load average
-# before the run, or at its end minus the run itself), or the hypervisor took >= 5 % of the CPU.
+# before the run or at its end, minus the run's own work), or the hypervisor took >= 5 % of the CPU.
 BUSY_LOAD_PER_CORE = 0.5
 BUSY_STEAL_FRACTION = 0.05
+# The run's own work in the load average: one busy thread. At the end it is the run itself; at
+# the start it is the worker's previous job, since the 1-minute average decays slowly: a
+# dedicated worker running jobs back to back starts each at a load of about 1, and that is no
+# interference (issue 32: on a 2-core worker the old rule flagged every such run busy, and
+# detection then left out every speed without a word).
+OWN_LOAD = 1.0
 _STAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
 
 
@@ -81,16 +87,7 @@ def summarize(
         if total > 0:
             steal = delta["steal"] / total
             busy_fraction = 1 - (delta["idle"] + delta["iowait"]) / total
-    limit = BUSY_LOAD_PER_CORE * cores
-    reasons = []
-    if start.get("load1") is not None and start["load1"] >= limit:
-        reasons.append(f"load average {start['load1']:.2f} at start (>= {limit:g})")
-    if end.get("load1") is not None and end["load1"] - 1 >= limit:
-        reasons.append(
-            f"load average {end['load1']:.2f} at end, the run's own 1 aside (>= {limit:g})"
-        )
-    if steal is not None and steal >= BUSY_STEAL_FRACTION:
-        reasons.append(f"steal {steal:.1%} of CPU time (>= {BUSY_STEAL_FRACTION:.0%})")
+    reasons = busy_reasons(start, end, cores, steal)
     return {
         "start": start,
         "end": end,
@@ -100,3 +97,40 @@ def summarize(
         "busy": bool(reasons),
         "busy_reasons": reasons,
     }
+
+
+def busy_reasons(start: dict[str, Any], end: dict[str, Any], cores: int,
+                 steal: float | None) -> list[str]:
+    """Why a run counts as measured on a busy machine (empty: it does not): other work
+    beside the run's own (OWN_LOAD) held at least half the cores at its start or end, or
+    the hypervisor stole CPU time."""
+    limit = BUSY_LOAD_PER_CORE * max(cores, 1)
+    reasons = []
+    for when, snap in (("start", start), ("end", end)):
+        load1 = snap.get("load1")
+        if load1 is not None and load1 - OWN_LOAD >= limit:
+            own = "the previous job's" if when == "start" else "the run's own"
+            reasons.append(f"load average {load1:.2f} at {when}, {own} {OWN_LOAD:g} aside "
+                           f"(>= {limit:g} beside it)")
+    if steal is not None and steal >= BUSY_STEAL_FRACTION:
+        reasons.append(f"steal {steal:.1%} of CPU time (>= {BUSY_STEAL_FRACTION:.0%})")
+    return reasons
+
+
+def rejudge(load: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A document's ``load`` judged by the current rule (``busy_reasons``) from its own
+    snapshots, so that documents written under an older rule are not left out of
+    detection by it; what the document said is kept as ``busy_as_sent`` when it differs.
+    A load without snapshots is returned as it is."""
+    if not load or not isinstance(load.get("start"), dict) or not isinstance(load.get("end"),
+                                                                             dict):
+        return load
+    given = load.get("cores")
+    cores = given if isinstance(given, int) and given > 0 else os.cpu_count() or 1
+    steal = load.get("steal_fraction")
+    reasons = busy_reasons(load["start"], load["end"], cores,
+                           steal if isinstance(steal, int | float) else None)
+    if bool(reasons) == bool(load.get("busy")) and reasons == load.get("busy_reasons"):
+        return load
+    return {**load, "busy": bool(reasons), "busy_reasons": reasons,
+            "busy_as_sent": load.get("busy")}

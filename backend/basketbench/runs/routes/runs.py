@@ -5,6 +5,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 
 from basketbench.catalog.service import runs_filter
+from basketbench.changes.detection import exclusions
 from basketbench.changes.detection.service import run_after_final
 from basketbench.runs import causes as run_causes
 from basketbench.runs import service
@@ -17,7 +18,7 @@ Pages = Annotated[PageParams, Depends(page_params)]
 
 
 @router.get("", response_model=RunPage, responses=CSV_RESPONSES, dependencies=[ReadAccess])
-def list_runs(session: SessionDep, page: Pages, status: str | None = None,
+def list_runs(session: SessionDep, settings: SettingsDep, page: Pages, status: str | None = None,
               stage: str | None = None, tag: str | None = None, machine: str | None = None,
               commit: str | None = None,
               sort: Annotated[str | None, Query(description=service.SORT_HELP)] = None) -> Any:
@@ -26,6 +27,9 @@ def list_runs(session: SessionDep, page: Pages, status: str | None = None,
     rows, total = fetch_page(session, stmt, page)
     outs = service.with_codec_sets(session, [service.to_out(r) for r in rows])
     outs = run_causes.with_causes(session, outs)
+    excluded = exclusions.of_runs(session, settings, [o.id for o in outs])
+    for out in outs:
+        out.speed_excluded = excluded.get(out.id)
     return respond(outs, total, page, "runs", RunPage)
 
 

@@ -18,7 +18,22 @@ function Evidence({ d }: { d: ChangeDetail }) {
   const steps = Array.isArray(d.bisection.steps) ? (d.bisection.steps as Record<string, unknown>[]) : [];
   return (
     <div className="evidence" data-testid="change-evidence">
-      {d.kind === 'exact' ? (
+      {d.test === 'ab' ? (
+        <ul>
+          <li>
+            interleaved A/B of this commit against its {String(ev.reference_kind ?? 'reference')} build: B/A{' '}
+            {num(ev.ab_ratio)?.toFixed(4) ?? '—'}, interval {list(ev.ab_ci).map((x) => x.toFixed(4)).join(' – ') || '—'} over{' '}
+            {String(ev.ab_pairs ?? '—')} pairs; screen p = {num(ev.screen_p)?.toExponential(1) ?? '—'}, q ={' '}
+            {num(ev.screen_q)?.toExponential(1) ?? '—'} over {String(ev.family_size ?? '—')} A/B effects of the commit
+          </li>
+          <li>
+            confirmation: one more A/B of the commit against the same reference
+            {num(result.ab_ratio) !== null
+              ? `: B/A ${num(result.ab_ratio)?.toFixed(4)}, interval ${list(result.ab_ci).map((x) => x.toFixed(4)).join(' – ')}, ${String(result.verdict)}`
+              : ' (requested, not measured yet)'}
+          </li>
+        </ul>
+      ) : d.kind === 'exact' ? (
         <p>
           Exact metric: {fmtNumber(d.base_value)} → {fmtNumber(d.head_value)} ({fmtPct(d.delta_pct)}). Sizes are deterministic, so any
           difference is a change.

@@ -1,5 +1,6 @@
 import { CheckField, DeferredTextField, PageHeader, SelectField, TextField } from '@/components/ui/field';
 import { Pager } from '@/components/ui/pager';
+import { SpeedExclusionNotes } from '@/components/speed-exclusions';
 import { EmptyState, QueryView } from '@/components/ui/states';
 import { METRIC_LABELS } from '@/lib/format';
 import { SUMMARY_PAGE } from '../api/get-change-summary';
@@ -31,6 +32,7 @@ export function ChangesPage() {
         <CheckField name="all" label="also unconfirmed" checked={state.all} onChange={(v) => pick({ all: v })} />
         <TextField name="token" label="Token (status changes)" value={token} onChange={setToken} />
       </form>
+      <SpeedExclusionNotes tag={state.tag || undefined} />
       <QueryView query={summary} loadingLabel="Loading changes…">
         {(page) => {
           const groups = groupLines(page.items);

@@ -8,6 +8,7 @@ import { EmptyState, QueryView } from '@/components/ui/states';
 import { fmtAge } from '@/lib/format';
 import { num, str, useUrlState } from '@/lib/url-state';
 import { Pager } from '@/components/ui/pager';
+import { SpeedExclusionNotes } from '@/components/speed-exclusions';
 import type { Queue, Run, WorkerTag } from '@/types/api';
 import { useQueues, useRuns, useWorkerTags } from '../api/get-runs';
 import { TriggerForm } from './trigger-form';
@@ -105,7 +106,24 @@ export function RunsPage() {
         ),
     },
     { key: 'created_at', header: 'queued', value: (r) => r.created_at, render: (r) => fmtAge(r.created_at) },
-    { key: 'result_count', header: 'results', value: (r) => r.result_count, numeric: true },
+    {
+      key: 'result_count',
+      header: 'results',
+      value: (r) => r.result_count,
+      numeric: true,
+      // a run whose speeds detection left out says so, and why (its title)
+      render: (r) =>
+        r.speed_excluded ? (
+          <span>
+            {r.result_count}{' '}
+            <span className="badge badge-bad" title={r.speed_excluded} data-testid="speed-excluded">
+              speeds left out
+            </span>
+          </span>
+        ) : (
+          r.result_count
+        ),
+    },
     {
       key: 'codecs',
       header: 'codecs',
@@ -122,6 +140,7 @@ export function RunsPage() {
         <SelectField name="tag" label="Tag" value={state.tag} allowEmpty="all" options={tags.map((t) => ({ value: t }))} onChange={(v) => set({ tag: v, page: 0 })} />
       </form>
       <WorkerTagNotes tags={workerTags.data ?? []} />
+      <SpeedExclusionNotes tag={state.tag || undefined} />
       <QueryView query={runs} loadingLabel="Loading runs…">
         {(page) =>
           page.items.length === 0 ? (

@@ -1,0 +1,116 @@
+"""Speed detection from per-commit A/B effects first (issue 32), on PostgreSQL through the
+API: a commit whose interleaved A/B against its previous measured commit shows -3 % on
+ZSTD-5 gets A/B candidates (no history screen of those series at that commit, no reruns),
+their confirmation is one more A/B of the commit against the same reference (recorded as a
+request), and the confirmed change lists the confirming A/B's effect and interval; a
+confirming A/B at the old level rejects them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from basketbench.catalog.commits import CommitInfo, store_commits
+from basketbench.changes.detection import service
+from basketbench.core.config import Settings
+from basketbench.models import Commit, Configuration, Dataset, Machine, Repository
+from basketbench.models.ab import AbEffect, AbRun
+from bb_factories import sha
+from changes_support import changes, ingest, make_doc, runs
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from test_changes_detection import seed_history
+
+HISTORY = 12
+
+
+def add_ab(session: Session, commit: int, reference: int, ratio_505: float,
+           seed: int) -> int:
+    """An A/B run of sha(commit) against sha(reference) as the A/B pipeline stores it:
+    per (dataset, configuration, metric) 15 per-pair ratios at 0.5 % noise."""
+    rng = np.random.default_rng(seed)
+    ids = {i: session.scalar(select(Commit.id).where(Commit.sha == sha(i)))
+           for i in (commit, reference)}
+    machine = session.scalar(select(Machine.id))
+    run = AbRun(machine_id=machine, commit_id=ids[commit], reference_kind="previous",
+                reference_commit_id=ids[reference], origin="pipeline", disturbed_fraction=0.0,
+                method={"ratio": "median of pairs", "ci": "sign test"}, load=None)
+    session.add(run)
+    session.flush()
+    for ds in session.scalars(select(Dataset)):
+        for conf in session.scalars(select(Configuration)):
+            for metric in ("compress_mbps", "decompress_mbps"):
+                true = ratio_505 if conf.setting == 505 else 1.0
+                samples = np.sort(true * (1 + rng.normal(0, 0.005, 15)))
+                session.add(AbEffect(ab_run_id=run.id, dataset_id=ds.id,
+                                     configuration_id=conf.id, metric=metric,
+                                     ratio=float(np.median(samples)), ci_low=float(samples[3]),
+                                     ci_high=float(samples[11]), pairs=15, disturbed_pairs=0,
+                                     samples=samples.tolist()))
+    session.commit()
+    return run.id
+
+
+def measured_commit(session: Session, i: int) -> None:
+    """The commit row before its results land (as the pipeline knows it)."""
+    repo = session.scalar(select(Repository).where(Repository.name == "root-project/root"))
+    assert repo is not None
+    store_commits(session, repo, [CommitInfo(sha=sha(i), parents=[sha(i - 1)])])
+    session.commit()
+
+
+def ab_changes(client: TestClient, **params: Any) -> list[dict[str, Any]]:
+    return [c for c in changes(client, **params) if c["test"] == "ab"]
+
+
+def test_a_speed_change_from_the_ab_is_confirmed_by_one_more_ab(
+        client: TestClient, auth: dict[str, str], session: Session, settings: Settings) -> None:
+    seed_history(client, auth, HISTORY)
+    measured_commit(session, HISTORY)
+    add_ab(session, HISTORY, HISTORY - 1, 0.97, seed=1)
+    # the regular run shows -10 % on ZSTD-5: the history screen would send it to reruns,
+    # but the A/B covers those series at this commit
+    ingest(client, auth, make_doc(HISTORY, scale=0.90))
+    pending = changes(client, state="confirming")
+    assert pending and {c["test"] for c in pending} == {"ab"}
+    assert {(c["dataset"], c["configuration"]["setting"]) for c in pending} == {
+        ("nanoaod", 505), ("hzz", 505)}
+    assert all(-3.7 < c["delta_pct"] < -2.3 for c in pending)
+    assert [r for r in runs(client) if r["trigger"] == "confirm"] == []  # no reruns
+    detail = client.get(f"/api/v1/changes/{pending[0]['id']}").json()
+    request = detail["confirmation"]["ab_request"]
+    assert request["commit_sha"] == sha(HISTORY) and request["reference_sha"] == sha(HISTORY - 1)
+    assert detail["confirmation"]["kind"] == "ab"
+
+    confirming = add_ab(session, HISTORY, HISTORY - 1, 0.965, seed=2)
+    out = service.after_ab_run(session, settings, confirming)
+    assert len(out.confirmed) == len(pending)
+    effects = {(e.dataset_id, e.configuration_id, e.metric): e
+               for e in session.scalars(select(AbEffect).where(AbEffect.ab_run_id == confirming))}
+    for c in changes(client, state="confirmed"):
+        if c["test"] != "ab":
+            continue
+        ch = client.get(f"/api/v1/changes/{c['id']}").json()
+        e = next(e for (_, conf, metric), e in effects.items()
+                 if metric == c["metric"] and e.ratio is not None
+                 and abs((e.ratio - 1) * 100 - c["delta_pct"]) < 1e-9)
+        assert c["ci_low_pct"] == (e.ci_low - 1) * 100 and c["ci_high_pct"] == (e.ci_high - 1) * 100
+        assert c["ci_low_pct"] <= c["delta_pct"] <= c["ci_high_pct"] < 0
+        assert ch["confirmation"]["result"]["ab_run_id"] == confirming
+
+
+def test_an_ab_candidate_the_confirming_ab_does_not_repeat_is_rejected(
+        client: TestClient, auth: dict[str, str], session: Session, settings: Settings) -> None:
+    seed_history(client, auth, HISTORY)
+    ingest(client, auth, make_doc(HISTORY))
+    # the A/B lands after the regular results: it screens the commit by itself
+    first = add_ab(session, HISTORY, HISTORY - 1, 0.97, seed=3)
+    out = service.after_ab_run(session, settings, first)
+    assert out.candidates and len(ab_changes(client, state="confirming")) == len(out.candidates)
+    again = service.after_ab_run(session, settings, first)  # the same run twice: no duplicate
+    assert again.candidates == []
+    null = add_ab(session, HISTORY, HISTORY - 1, 1.0, seed=4)
+    out = service.after_ab_run(session, settings, null)
+    assert out.confirmed == [] and len(out.rejected) == 4
+    assert ab_changes(client) == []
