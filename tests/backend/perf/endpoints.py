@@ -53,6 +53,12 @@ READS: dict[str, tuple[str, str]] = {
     "worker tags": ("/api/v1/worker-tags", "/api/v1/worker-tags"),
     "io breakdown": ("/api/v1/io/breakdown", "/api/v1/io/breakdown?commit={head}"
                      "&machine=bench-haswell"),
+    "ab requests": ("/api/v1/ab-requests", "/api/v1/ab-requests?machine=bench-haswell"),
+    "ab request": ("/api/v1/ab-requests/{run_id}", "/api/v1/ab-requests/1"),
+    "lossy sweeps": ("/api/v1/lossy-sweeps", "/api/v1/lossy-sweeps?file=uproot-HZZ.root"),
+    "lossy sweep": ("/api/v1/lossy-sweeps/{sweep_id}", "/api/v1/lossy-sweeps/1"),
+    "lossy history": ("/api/v1/lossy/history", "/api/v1/lossy/history?file=uproot-HZZ.root"
+                      "&column=Muon_Px&representation=trunc&bits=16&setting=505"),
 }
 
 

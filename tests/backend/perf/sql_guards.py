@@ -69,6 +69,23 @@ def plan_nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield from plan_nodes(child)
 
 
+# Nodes that hand rows on as they come: below a Limit through only these, a scan stops once
+# the Limit has its rows (a Sort, Hash or Aggregate reads all its input first).
+_STREAMING = frozenset({"Limit", "Nested Loop", "Index Scan", "Index Only Scan", "Result",
+                        "Subquery Scan", "Memoize"})
+
+
+def _limited_scans(plan: dict[str, Any], under_limit: bool = False
+                   ) -> Iterator[tuple[dict[str, Any], bool]]:
+    """Every node with whether a Limit above it bounds what it reads (streaming path only)."""
+    kind = plan.get("Node Type", "")
+    bounded = kind == "Limit" or (under_limit and kind in _STREAMING)
+    yield plan, under_limit and kind in _STREAMING
+    for i, child in enumerate(plan.get("Plans", ())):
+        # of a nested loop, only the outer side stops early; the inner side is scanned per row
+        yield from _limited_scans(child, bounded and (kind != "Nested Loop" or i == 0))
+
+
 def explain(dbapi_conn: Any, statement: Statement) -> dict[str, Any]:
     """The plan PostgreSQL chooses for the statement with its parameters (not run)."""
     with dbapi_conn.cursor() as cur:
@@ -93,7 +110,7 @@ def whole_reads(plan: dict[str, Any], leading: dict[str, str],
     index scans without a condition on the index's first column (a walk through the
     whole index, which a dropped index can turn another index's scan into)."""
     found = []
-    for node in plan_nodes(plan):
+    for node, limited in _limited_scans(plan):
         table = node.get("Relation Name")
         if table not in tables:
             continue
@@ -104,6 +121,9 @@ def whole_reads(plan: dict[str, Any], leading: dict[str, str],
         elif kind in ("Index Scan", "Index Only Scan"):
             index, cond = node.get("Index Name", ""), node.get("Index Cond", "")
             first = leading.get(index)
+            # in index order under a Limit (the newest N documents): N rows, not the index
+            if limited:
+                continue
             if first is not None and not re.search(rf"\b{first}\s*(=|<|>|IS\b)", cond):
                 found.append(f"{kind} using {index} on {table} without a condition on its "
                              f"first column {first} (index cond {cond or 'none'})")

@@ -11,7 +11,7 @@ from sql_guards import StatementLog, count_problem
 
 # name -> (status, statements). Update a count only with the reason in the commit.
 EXPECTED: dict[str, tuple[int, int]] = {
-    "health": (200, 5),
+    "health": (200, 6),  # + the newest documents' busy flags (speeds left out, issue 32)
     "repositories": (200, 1),
     "commits": (200, 2),
     "commit": (200, 2),
@@ -22,15 +22,16 @@ EXPECTED: dict[str, tuple[int, int]] = {
     "configurations": (200, 1),
     "configuration dimensions": (200, 13),  # one DISTINCT per dimension (small tables)
     "configurations latest": (200, 5),
-    "runs": (200, 3),
+    "runs": (200, 4),  # + the listed runs' documents whose speeds were left out (issue 32)
     "run queues": (200, 2),
     "run": (200, 2),
     "results": (200, 5),
     # machine, dataset, configuration; series rows; changes; builds
     "history": (200, 6),
     "tradeoff": (200, 6),
-    # machine, 2 commits, 2 series indexes, 2 sides, both sides' builds and busy flags
-    "compare commits": (200, 8),
+    # machine, 2 commits, 2 series indexes, 2 sides, both sides' builds and busy flags, and
+    # the A/B effects of the pair (the speed rows' evidence, issue 32)
+    "compare commits": (200, 9),
     "compare machines": (200, 8),
     "codec series": (200, 2),
     "changes": (200, 2),
@@ -43,6 +44,11 @@ EXPECTED: dict[str, tuple[int, int]] = {
     "advice path": (404, 1),
     "worker tags": (200, 3),
     "io breakdown": (404, 3),  # no end-to-end I/O measured in the seeded world
+    "ab requests": (200, 2),  # the machine, then its requests
+    "ab request": (404, 1),  # the seeded runs are no A/B requests
+    "lossy sweeps": (200, 1),
+    "lossy sweep": (404, 1),  # no lossy sweep in the seeded world
+    "lossy history": (404, 1),
 }
 
 
