@@ -76,8 +76,10 @@ def info(
         console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
     console().print(corpus_table(parsed))
+    pages = sum(1 for b in parsed.baskets if b.kind == "page")
     console().print(
-        f"{len(parsed.baskets)} baskets, {parsed.raw_bytes:,} raw bytes, "
+        f"{len(parsed.baskets) - pages} baskets, {pages} RNTuple pages, "
+        f"{parsed.raw_bytes:,} raw bytes, "
         f"checksum {parsed.checksum()}",
         highlight=False,
     )

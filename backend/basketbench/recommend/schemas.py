@@ -75,9 +75,11 @@ class RecommendationOut(BaseModel):
     model: CostModelIn
     recommended: str
     margin: float | None = Field(description="(runner-up - best) / best total cost; null alone")
-    summary: str
+    summary: str = Field(description="the headline in words")
     ranking: list[RankedOut]
     sensitivity: list[CrossingOut]
+    snippet: str = Field(description="C++ applying the recommended setting in ROOT: TFile, "
+                         "RDataFrame::Snapshot, RNTuple")
 
 
 class SizeIn(BaseModel):
@@ -136,6 +138,9 @@ class GroupRecommendationOut(BaseModel):
     cost_total: float | None
     compressed_bytes_at_file_best: int | None
     cost_at_file_best: float | None
+    differs: bool = Field(False, description="its own best setting is not the file's")
+    saving: float | None = Field(None, description="cost at the file's best - cost at its own")
+    saving_bytes: int | None = Field(None, description="bytes at the file's best - at its own")
 
 
 class GroupsRecommendationOut(BaseModel):
@@ -149,6 +154,10 @@ class GroupsRecommendationOut(BaseModel):
     compressed_bytes_at_file_best: int
     compressed_bytes_per_group: int
     settings_used: int
+    differing: int = Field(0, description="groups whose own best setting is not the file's; "
+                           "`groups` lists them first, largest saving first")
+    snippet: str | None = Field(None, description="C++ applying the file's setting and the "
+                                "differing groups' own settings in ROOT")
 
 
 class BranchSizesIn(BaseModel):
@@ -261,6 +270,7 @@ class AdviseRunOut(BaseModel):
     created_at: datetime
     finished_at: datetime | None
     has_document: bool
+    reason: str | None = Field(None, description="why a failed or cancelled run stopped")
 
 
 class AdviseRunsOut(BaseModel):
