@@ -30,7 +30,8 @@ from basketbench_devtools.demo.console import DemoError, say
 from basketbench_devtools.demo.database import demo_token, migrate, record_commit
 from basketbench_devtools.demo.home import DemoPaths, demo_environment
 from basketbench_devtools.demo.prerequisites import ensure_system_packages, frontend_dist
-from basketbench_devtools.demo.releases import measure_releases
+from basketbench_devtools.demo.releases import measure_io, measure_releases, releases_wanted
+from basketbench_devtools.demo.rntuple import convert_hzz
 from basketbench_devtools.demo.runs import abandon, find_finished_run, follow, trigger
 from basketbench_devtools.demo.server import (
     Server,
@@ -38,7 +39,7 @@ from basketbench_devtools.demo.server import (
     serves_dashboard,
     stop_on_sigterm,
 )
-from basketbench_devtools.demo.suite import prepare_suite
+from basketbench_devtools.demo.suite import prepare_suite, write_io_suite
 from basketbench_devtools.demo.summary import print_summaries
 
 if TYPE_CHECKING:
@@ -77,7 +78,11 @@ def run_demo(options: DemoOptions) -> None:
     settings = _announce(root, sha, tag)
 
     migrate(env)
+    with_releases = releases_wanted(options.quick)
+    if with_releases:
+        convert_hzz()  # ROOT's own RNTuple of HZZ, with the release the demo measures anyway
     suite = prepare_suite(paths, options.quick)
+    io_suite = write_io_suite(paths) if with_releases else None
     token = demo_token(env, paths)
     env["BASKETBENCH_API_TOKEN"] = token  # the embedded worker's token too
 
@@ -95,11 +100,18 @@ def run_demo(options: DemoOptions) -> None:
                 client, token, tag, suite, quick=options.quick, rerun=options.rerun,
                 follow=follow_run,
             )
+            io_run = None
+            if io_suite is not None and release_runs:
+                io_run = measure_io(client, token, tag, io_suite, rerun=options.rerun,
+                                    follow=follow_run)
             # Stored after the releases: commit order follows arrival for unrelated commits.
             record_commit(settings, git_commit_info(root, sha))
             run = _measure_checkout(client, token, sha, tag, suite, options.rerun, follow_run,
                                     server)
             print_summaries(client, release_runs, run, sha)
+            if io_run is not None:
+                say(f"end-to-end I/O: {io_run.get('result_count')} results (run "
+                    f"{io_run['id']}); page: {url}/io")
         page = "/" if serves_dashboard(url) else "/docs"
         say(f"dashboard: {url}{page}   (API: {url}/api/v1, docs: {url}/docs)")
         if options.serve:
