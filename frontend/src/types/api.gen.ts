@@ -879,6 +879,11 @@ export interface components {
             finished_at: string | null;
             /** Has Document */
             has_document: boolean;
+            /**
+             * Reason
+             * @description why a failed or cancelled run stopped
+             */
+            reason?: string | null;
         };
         /** AdviseRunsOut */
         AdviseRunsOut: {
@@ -1856,6 +1861,22 @@ export interface components {
             compressed_bytes_at_file_best: number | null;
             /** Cost At File Best */
             cost_at_file_best: number | null;
+            /**
+             * Differs
+             * @description its own best setting is not the file's
+             * @default false
+             */
+            differs: boolean;
+            /**
+             * Saving
+             * @description cost at the file's best - cost at its own
+             */
+            saving?: number | null;
+            /**
+             * Saving Bytes
+             * @description bytes at the file's best - at its own
+             */
+            saving_bytes?: number | null;
         };
         /**
          * GroupSizesIn
@@ -1906,6 +1927,17 @@ export interface components {
             compressed_bytes_per_group: number;
             /** Settings Used */
             settings_used: number;
+            /**
+             * Differing
+             * @description groups whose own best setting is not the file's; `groups` lists them first, largest saving first
+             * @default 0
+             */
+            differing: number;
+            /**
+             * Snippet
+             * @description C++ applying the file's setting and the differing groups' own settings in ROOT
+             */
+            snippet?: string | null;
         };
         /** Health */
         Health: {
@@ -2447,12 +2479,20 @@ export interface components {
              * @description (runner-up - best) / best total cost; null alone
              */
             margin: number | null;
-            /** Summary */
+            /**
+             * Summary
+             * @description the headline in words
+             */
             summary: string;
             /** Ranking */
             ranking: components["schemas"]["RankedOut"][];
             /** Sensitivity */
             sensitivity: components["schemas"]["CrossingOut"][];
+            /**
+             * Snippet
+             * @description C++ applying the recommended setting in ROOT: TFile, RDataFrame::Snapshot, RNTuple
+             */
+            snippet: string;
         };
         /** Relative */
         Relative: {
@@ -6518,10 +6558,10 @@ export interface operations {
     "io-get_io_breakdown": {
         parameters: {
             query: {
-                /** @description a commit: full sha or unique prefix */
-                commit: string;
                 /** @description machine name, name@version or id */
                 machine: string;
+                /** @description default: the newest commit with end-to-end I/O results on the machine */
+                commit?: string | null;
                 /** @description <file>/<tree>, e.g. uproot-HZZ/events; default: the first available */
                 data?: string | null;
             };

@@ -26,7 +26,9 @@ export function useRecommendData() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the model's fields, not the whole state
     [state.storage_per_tb_month, state.months, state.cpu_per_core_hour, state.reads_per_file, state.writes_per_file, state.network_mb_per_s],
   );
-  const commit = commits.data ? (latestCommit(commits.data.items)?.sha ?? '') : '';
+  const newest = commits.data ? latestCommit(commits.data.items) : undefined;
+  const commit = newest?.sha ?? '';
+  const committedAt = newest?.date ?? null;
 
   // Resolve defaults into the URL (replace, no history entry), as the other pages do.
   useEffect(() => {
@@ -77,7 +79,7 @@ export function useRecommendData() {
   /** Rank an advise --json file from disk (runId undefined) or an advise run's stored advice. */
   const loadAdvice = (a: AdviceFile, runId?: number) => {
     setFileAdvice(runId === undefined ? a : null);
-    set({ advise: runId ?? 0, ...(a.model ? modelPatch(a.model) : {}) });
+    set({ advise: runId ?? 0, ...(a.model ? modelPatch(a.model) : {}), ...(a.currency ? { currency: a.currency } : {}) });
     setAdviceError(null);
   };
   /** Back to the tracker's results for another machine or dataset. */
@@ -86,10 +88,12 @@ export function useRecommendData() {
     set({ ...patch, advise: 0 });
   };
   const setModel = (patch: Partial<CostModel>) => set(modelPatch(patch), { replace: true });
+  const setCurrency = (currency: string) => set({ currency }, { replace: true });
 
   return {
-    dims, commits, machine, dataset, commit, model, advice, candidates, rec, typeClassGroups, branchGroups, speeds, loading,
+    dims, commits, machine, dataset, commit, committedAt, model, advice, candidates, rec, typeClassGroups, branchGroups, speeds, loading,
+    currency: state.currency || 'USD', trackerCodecs: tracker ? (tradeoff?.data?.codecs ?? null) : null,
     adviceError: adviceError ?? (state.advise ? runAdvice.error : null),
-    setAdviceError, loadAdvice, choose, setModel,
+    setAdviceError, loadAdvice, choose, setModel, setCurrency,
   };
 }
