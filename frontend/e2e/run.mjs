@@ -998,12 +998,29 @@ async function main() {
       const cliByClass = Object.fromEntries(advice.type_classes.map((g) => [g.key, g.recommended]));
       check(JSON.stringify(Object.keys(byClass).sort()) === JSON.stringify(Object.keys(cliByClass).sort()), `one row per type class (${Object.keys(byClass).join(',')})`);
       for (const [k, v] of Object.entries(cliByClass)) check(byClass[k] === v, `type class ${k}: page recommends ${byClass[k]}, the CLI ${v}`);
-      // Branches: the 20 biggest shown, the rest counted; each shown winner is the CLI's.
+      // Branches: those preferring another setting than the file's first (largest saving first,
+      // as the CLI lists them), the rest counted; each shown winner is the CLI's.
       const byBranch = await winners('branch');
       const cliByBranch = Object.fromEntries(advice.branches.map((g) => [g.key, g.recommended]));
-      const biggest = [...advice.branches].sort((a, b) => b.raw_bytes - a.raw_bytes || a.key.localeCompare(b.key)).slice(0, 20).map((g) => g.key);
-      check(JSON.stringify(byBranch.map(([k]) => k)) === JSON.stringify(biggest), `the 20 biggest branches first (${byBranch.length} rows)`);
+      const first20 = advice.branches.slice(0, 20).map((g) => g.key);
+      check(JSON.stringify(byBranch.map(([k]) => k)) === JSON.stringify(first20), `the CLI's order: differing branches first (${byBranch.length} rows)`);
+      const differs = await page.$$eval('[data-testid="groups-branch"] [data-testid="group-row"]', (rows) => rows.map((r) => r.dataset.differs === 'true'));
+      check(differs[0] === true && differs.every((d, i) => i === 0 || d <= differs[i - 1]), `the branches preferring another setting lead the table (${differs.filter(Boolean).length} of ${differs.length} shown)`);
+      check(Number(await page.getAttribute('[data-testid="differing-branch"]', 'data-differing')) === advice.branches_differing, `${advice.branches_differing} branches prefer another setting, as the CLI counted`);
       check(byBranch.every(([k, v]) => cliByBranch[k] === v), 'every shown branch wins with the CLI\'s setting');
+      // the user's language: units with the currency, provenance, the ROOT snippet
+      check((await page.textContent('[data-testid="unit-storage_per_tb_month"]')) === 'USD per TB-month', 'storage price in USD per TB-month');
+      await page.selectOption('[data-testid="currency"]', 'EUR');
+      check(await until(page, () => document.querySelector('[data-testid="unit-cpu_per_core_hour"]')?.textContent === 'EUR per core-hour'), 'the currency setting relabels the prices');
+      const prov = await page.textContent('[data-testid="provenance"]');
+      check(prov.includes(advice.codecs.libraries.zstd) && prov.includes(advice.machine.cpu_model), `provenance: codec versions and machine (${prov.slice(0, 120)})`);
+      const snippets = await page.locator('[data-testid="root-snippet"]').allTextContents();
+      check(snippets.some((t) => t.includes(`SetCompressionSettings(${advice.recommended})`) && t.includes('fCompressionAlgorithm') && t.includes('SetCompression(')), 'a ROOT snippet for TFile, Snapshot and RNTuple');
+      check(snippets.some((t) => t.includes('GetBranch(')), 'and one with the per-branch settings');
+      await page.waitForSelector('[data-plot="recommend"][data-rendered="true"]', { timeout: 30_000 });
+      const ticks = await page.locator('[data-plot="recommend"] .xtick text').allTextContents();
+      check(ticks.length > 0 && ticks.every((t) => /^[\d,.]+$/.test(t)) && !ticks.some((t) => ['3', '4', '6', '7', '8', '9'].includes(t)), `readable log ticks, 1-2-5 in full (${ticks.join(' ')})`);
+      await page.screenshot({ path: path.join(SHOTS, 'recommend-branches.png'), fullPage: true });
       const rest = await page.textContent('[data-testid="groups-branch-rest"]');
       check(rest.includes(`${advice.branches.length - 20} more branches`), `the rest is counted (${rest})`);
       const fileBest = await page.getAttribute('[data-testid="groups-branch"]', 'data-file-recommended');
