@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,6 +38,12 @@ class CandidateIn(BaseModel):
     compressed_bytes: int = Field(gt=0, le=2**62)
     compress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
     decompress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+    # the speed samples behind the medians (GET /recommend/speeds): given for every candidate,
+    # the answer states how stable the winner is under resampling
+    compress_samples: list[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] | None \
+        = Field(default=None, max_length=10000)
+    decompress_samples: list[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] | None \
+        = Field(default=None, max_length=10000)
 
 
 class RecommendIn(BaseModel):
@@ -71,6 +77,20 @@ class CrossingOut(BaseModel):
     winner: str
 
 
+class WinnerShare(BaseModel):
+    label: str
+    share: float
+
+
+class StabilityOut(BaseModel):
+    resamples: int
+    seed: int
+    winners: list[WinnerShare] = Field(description="share of the resamples each setting wins")
+    stable: bool = Field(description="the winner wins at least 90 % of the resamples")
+    contenders: list[str]
+    statement: str
+
+
 class RecommendationOut(BaseModel):
     model: CostModelIn
     recommended: str
@@ -80,6 +100,33 @@ class RecommendationOut(BaseModel):
     sensitivity: list[CrossingOut]
     snippet: str = Field(description="C++ applying the recommended setting in ROOT: TFile, "
                          "RDataFrame::Snapshot, RNTuple")
+    stability: StabilityOut | None = Field(
+        default=None, description="with speed samples for every candidate: how the winner "
+        "holds when the speeds are resampled; null without samples")
+
+
+class SpeedEvidenceRow(BaseModel):
+    setting: int
+    preconditioner: str
+    raw_bytes: int
+    compressed_bytes: int
+    compress_mb_s: float
+    decompress_mb_s: float
+    source: Literal["ab", "history", "this-run"]
+    runs: int
+    compress_samples: list[float] | None
+    decompress_samples: list[float] | None
+
+
+class SpeedEvidenceOut(BaseModel):
+    commit: str
+    machine: str
+    dataset: str
+    source: Literal["ab", "history", "this-run"] = Field(
+        description="the weakest evidence of any setting: ab (an interleaved A/B against a "
+        "reference), history (the median of the commit's runs here), this-run")
+    description: str
+    speeds: list[SpeedEvidenceRow]
 
 
 class SizeIn(BaseModel):

@@ -632,6 +632,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend/speeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recommend Speeds
+         * @description The speeds to rank a commit's settings with, and their evidence: an interleaved A/B
+         *     against a reference (ab), the median of the commit's runs (history) or the one run.
+         */
+        get: operations["recommend-get_recommend_speeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/recommend/groups": {
         parameters: {
             query?: never;
@@ -1061,6 +1082,10 @@ export interface components {
             compress_mb_s: number;
             /** Decompress Mb S */
             decompress_mb_s: number;
+            /** Compress Samples */
+            compress_samples?: number[] | null;
+            /** Decompress Samples */
+            decompress_samples?: number[] | null;
         };
         /** ChangeDetail */
         ChangeDetail: {
@@ -1718,7 +1743,7 @@ export interface components {
             checksum: string | null;
             /**
              * Kind
-             * @description ttree | rntuple | mixed (TTree baskets, RNTuple pages, both)
+             * @description ttree | rntuple | mixed (TTree baskets, RNTuple pages, both) | synthetic (a generator's data)
              */
             kind?: string | null;
             /**
@@ -1802,7 +1827,7 @@ export interface components {
             synthetic_datasets?: string[];
             /**
              * Dataset Kinds
-             * @description the datasets whose harness reported a kind: ttree | rntuple | mixed, and an RNTuple dataset's page size (null as ROOT wrote it)
+             * @description the datasets with a kind: ttree | rntuple | mixed | synthetic, and an RNTuple dataset's page size (null as ROOT wrote it)
              */
             dataset_kinds?: {
                 [key: string]: components["schemas"]["DatasetKind"];
@@ -2493,6 +2518,8 @@ export interface components {
              * @description C++ applying the recommended setting in ROOT: TFile, RDataFrame::Snapshot, RNTuple
              */
             snippet: string;
+            /** @description with speed samples for every candidate: how the winner holds when the speeds are resampled; null without samples */
+            stability?: components["schemas"]["StabilityOut"] | null;
         };
         /** Relative */
         Relative: {
@@ -2756,6 +2783,51 @@ export interface components {
             /** Compressed Bytes */
             compressed_bytes: number;
         };
+        /** SpeedEvidenceOut */
+        SpeedEvidenceOut: {
+            /** Commit */
+            commit: string;
+            /** Machine */
+            machine: string;
+            /** Dataset */
+            dataset: string;
+            /**
+             * Source
+             * @description the weakest evidence of any setting: ab (an interleaved A/B against a reference), history (the median of the commit's runs here), this-run
+             * @enum {string}
+             */
+            source: "ab" | "history" | "this-run";
+            /** Description */
+            description: string;
+            /** Speeds */
+            speeds: components["schemas"]["SpeedEvidenceRow"][];
+        };
+        /** SpeedEvidenceRow */
+        SpeedEvidenceRow: {
+            /** Setting */
+            setting: number;
+            /** Preconditioner */
+            preconditioner: string;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "ab" | "history" | "this-run";
+            /** Runs */
+            runs: number;
+            /** Compress Samples */
+            compress_samples: number[] | null;
+            /** Decompress Samples */
+            decompress_samples: number[] | null;
+        };
         /**
          * SpeedIn
          * @description A setting's speeds; `advise --json`'s `measured` rows fit as they are.
@@ -2801,6 +2873,27 @@ export interface components {
             min: number | null;
             /** Max */
             max: number | null;
+        };
+        /** StabilityOut */
+        StabilityOut: {
+            /** Resamples */
+            resamples: number;
+            /** Seed */
+            seed: number;
+            /**
+             * Winners
+             * @description share of the resamples each setting wins
+             */
+            winners: components["schemas"]["WinnerShare"][];
+            /**
+             * Stable
+             * @description the winner wins at least 90 % of the resamples
+             */
+            stable: boolean;
+            /** Contenders */
+            contenders: string[];
+            /** Statement */
+            statement: string;
         };
         /** StatusIn */
         StatusIn: {
@@ -2956,6 +3049,13 @@ export interface components {
             margin: number | null;
             /** Settings */
             settings: number;
+        };
+        /** WinnerShare */
+        WinnerShare: {
+            /** Label */
+            label: string;
+            /** Share */
+            share: number;
         };
         /**
          * WorkerTagOut
@@ -5662,6 +5762,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecommendationOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "recommend-get_recommend_speeds": {
+        parameters: {
+            query: {
+                /** @description machine name, name@version or id */
+                machine: string;
+                /** @description dataset name */
+                dataset: string;
+                /** @description a commit: full sha or unique prefix */
+                commit: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpeedEvidenceOut"];
                 };
             };
             /** @description bad request */

@@ -62,3 +62,4 @@ export type AdviseRun = Schemas['AdviseRunOut'];
 export type AdviseRuns = Schemas['AdviseRunsOut'];
 export type IoBreakdown = Schemas['IoBreakdownOut'];
 export type IoSetting = Schemas['IoSetting'];
+export type SpeedEvidence = Schemas['SpeedEvidenceOut'];

@@ -30,16 +30,10 @@ from basketbench.measure.advise.groups import (
     group_candidates,
     lead_with_differences,
 )
-from basketbench.measure.advise.ranking import (
-    Candidate,
-    CostModel,
-    cost_of,
-    recommend,
-    setting_words,
-)
+from basketbench.measure.advise.ranking import Candidate, CostModel, cost_of
 from basketbench.measure.advise.root_snippet import root_snippet
 from basketbench.measure.advise.speed_evidence import choose_speeds, default_history_path
-from basketbench.measure.advise.stability import resample_winners
+from basketbench.measure.advise.stability import recommend_stably
 from basketbench.measure.document.contract import load_document
 from basketbench.measure.rootio.corpus_format import CorpusWriter, read_corpus
 from basketbench.measure.rootio.extract import extract_corpus
@@ -202,15 +196,9 @@ def compose(file_name: str, fcompress: int, branches: list[dict[str, Any]],
                     f"bench says {bench_sizes[key]}"
                 )
     file_cands = _candidates(file_group, speeds)
-    file_rec = recommend(file_cands, options.model).as_dict()
+    file_rec = recommend_stably(file_cands, evidence.samples, options.model, seed=options.seed)
     best = file_rec["recommended"]
-    stability = resample_winners(file_cands, evidence.samples, options.model, seed=options.seed)
-    if not stability.stable:
-        # no one winner: the headline names the contenders, the point estimate comes after
-        contenders = " or ".join(setting_words(c) for c in stability.contenders)
-        file_rec["summary"] = (f"No stable winner: {contenders} depending on the speeds "
-                               f"measured ({stability.statement()}); at the median speeds, "
-                               f"{file_rec['summary']}")
+    stability = file_rec.pop("stability")
 
     def per_group(groups: list[SizeGroup]) -> list[dict[str, Any]]:
         rows = []
@@ -257,7 +245,7 @@ def compose(file_name: str, fcompress: int, branches: list[dict[str, Any]],
             "load": document.get("load"),
         },
         "speed_evidence": evidence.as_dict(),
-        "stability": stability.as_dict(),
+        "stability": stability,
         "measured": measured,
         **file_rec,
         "type_classes": per_group(aggregate(branches, "type_class")),

@@ -17,8 +17,15 @@ import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from basketbench.measure.advise.ranking import Candidate, CostModel, cost_of
+from basketbench.measure.advise.ranking import (
+    Candidate,
+    CostModel,
+    cost_of,
+    recommend,
+    setting_words,
+)
 
 RESAMPLES = 200
 # The winner must win this share of the resamples to be called stable.
@@ -101,3 +108,17 @@ def resample_winners(
     winners = sorted(((label, n / resamples) for label, n in wins.items()),
                      key=lambda w: (-w[1], w[0]))
     return Stability(resamples, seed, winners)
+
+
+def recommend_stably(candidates: Sequence[Candidate], samples: SpeedSamples, model: CostModel,
+                     seed: int = 0) -> dict[str, Any]:
+    """The ranking (`Recommendation.as_dict`) with its stability; an unstable answer's
+    headline names the contenders first, then the ranking at the median speeds."""
+    out = recommend(candidates, model).as_dict()
+    stability = resample_winners(candidates, samples, model, seed=seed)
+    out["stability"] = stability.as_dict()
+    if not stability.stable:
+        contenders = " or ".join(setting_words(c) for c in stability.contenders)
+        out["summary"] = (f"No stable winner: {contenders} depending on the speeds measured "
+                          f"({stability.statement()}); at the median speeds, {out['summary']}")
+    return out

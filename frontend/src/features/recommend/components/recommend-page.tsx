@@ -24,7 +24,7 @@ const labelWords = (label: string) => {
 export function RecommendPage() {
   const {
     dims, commits, machine, dataset, commit, committedAt, model, advice, candidates, rec, typeClassGroups, branchGroups, speeds, loading,
-    currency, trackerCodecs, adviceError, setAdviceError, loadAdvice, choose, setModel, setCurrency,
+    currency, trackerCodecs, trackerEvidence, adviceError, setAdviceError, loadAdvice, choose, setModel, setCurrency,
   } = useRecommendData();
 
   if (dims.isPending || commits.isPending) return <Spinner label="Loading dimensions…" />;
@@ -53,11 +53,13 @@ export function RecommendPage() {
   const provenanceRows = advice ? adviceRows(advice) : trackerRows(trackerCodecs, machine, commit, committedAt);
   const stability = advice
     ? (advice.stability?.statement ?? 'not stated in this advice file (written by an older basketbench advise)')
-    : "not resampled: the tracker keeps each run's median speeds, not its samples (an advise run or `basketbench advise` states it)";
+    : (rec.data?.stability?.statement ??
+      "unknown: one run's medians, its samples are not stored (a rerun or an A/B of the commit gives the samples to resample; `basketbench advise` states it)");
   const evidence = advice
     ? (advice.speedEvidence ?? 'not stated in this advice file')
-    : `the median speeds of commit ${commit.slice(0, 12)}'s run on ${machine}`;
-  const unstable = advice?.stability && !advice.stability.stable ? advice.stability.contenders : [];
+    : (trackerEvidence ?? `the median speeds of commit ${commit.slice(0, 12)}'s run on ${machine}`);
+  const stable = advice ? advice.stability : rec.data?.stability;
+  const unstable = stable && !stable.stable ? stable.contenders : [];
 
   return (
     <>

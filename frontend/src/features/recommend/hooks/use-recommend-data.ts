@@ -9,6 +9,7 @@ import { useUrlState } from '@/lib/url-state';
 import type { Candidate, CostModel } from '@/types/api';
 import { useAdvice } from '../api/advise-runs';
 import { useBranchSizes } from '../api/get-branch-sizes';
+import { useSpeedEvidence } from '../api/get-speeds';
 import { useRecommendation } from '../api/post-recommend';
 import { modelOf, modelPatch, recommendSchema } from '../components/recommend-state';
 import { fromTradeoff, parseAdvice, speedsOf, toGroupSizes, type AdviceFile } from '../utils/candidates';
@@ -57,10 +58,26 @@ export function useRecommendData() {
   const [tradeoff] = useTradeoffs(
     tracker ? [{ commit, machine, dataset, preconditioner: 'none', dictionary_size: 0, basket_size: 0, mode: 'basket', threads: 1 }] : [],
   );
-  const candidates: Candidate[] = useMemo(
-    () => advice?.candidates ?? (tracker && tradeoff?.data ? fromTradeoff(tradeoff.data.points, 'none') : []),
-    [advice, tracker, tradeoff?.data],
-  );
+  // The tracker's speeds from evidence that does not swing with the load (an A/B against a
+  // reference, the median of the commit's runs), with their samples for the stability; the
+  // trade-off points' medians only when that answer is missing.
+  const evidence = useSpeedEvidence(machine, dataset, commit, tracker);
+  const candidates: Candidate[] = useMemo(() => {
+    if (advice) return advice.candidates;
+    if (!tracker) return [];
+    if (evidence.data && evidence.data.speeds.length > 0) {
+      return evidence.data.speeds.map((s) => ({
+        setting: s.setting,
+        preconditioner: 'none' as const,
+        raw_bytes: s.raw_bytes,
+        compressed_bytes: s.compressed_bytes,
+        compress_mb_s: s.compress_mb_s,
+        decompress_mb_s: s.decompress_mb_s,
+        ...(s.compress_samples && s.decompress_samples ? { compress_samples: s.compress_samples, decompress_samples: s.decompress_samples } : {}),
+      }));
+    }
+    return evidence.isPending && evidence.fetchStatus !== 'idle' ? [] : tradeoff?.data ? fromTradeoff(tradeoff.data.points, 'none') : [];
+  }, [advice, tracker, tradeoff?.data, evidence.data, evidence.isPending, evidence.fetchStatus]);
   const rec = useRecommendation(candidates, model);
   // Per type class and per branch: the advise file's groups, or the tracker's stored branch sizes.
   const storedTypeClasses = useBranchSizes(commit, dataset, 'type_class', tracker);
@@ -92,7 +109,7 @@ export function useRecommendData() {
 
   return {
     dims, commits, machine, dataset, commit, committedAt, model, advice, candidates, rec, typeClassGroups, branchGroups, speeds, loading,
-    currency: state.currency || 'USD', trackerCodecs: tracker ? (tradeoff?.data?.codecs ?? null) : null,
+    currency: state.currency || 'USD', trackerEvidence: tracker ? (evidence.data?.description ?? null) : null, trackerCodecs: tracker ? (tradeoff?.data?.codecs ?? null) : null,
     adviceError: adviceError ?? (state.advise ? runAdvice.error : null),
     setAdviceError, loadAdvice, choose, setModel, setCurrency,
   };
