@@ -857,6 +857,11 @@ async function main() {
       await until(page, () => new URL(location.href).searchParams.get('page') === 'cold');
       await page.waitForSelector(rendered('io-split'), { timeout: 30_000 });
       await page.screenshot({ path: path.join(SHOTS, 'io.png'), fullPage: true });
+      // The bare page opens on the newest commit with I/O results (only releases measure I/O)
+      await page.goto(url(`/io?machine=${io.machine}`));
+      await page.waitForSelector(rendered('io-split'), { timeout: 30_000 });
+      const title = await page.locator('[data-plot="io-split"] .gtitle').textContent();
+      check(title.includes(io.commit.slice(0, 7)), `the bare I/O page shows the commit that has I/O results (${title.slice(0, 80)})`);
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });
