@@ -83,7 +83,7 @@ def speed_evidence(session: Session, machine: str, dataset: str, commit: str) ->
     mine = _run_medians(session, c.id, m.id, ds.id)
     effects, ref_id, ref_label = _ab(session, c.id, m.id, ds.id)
     reference = _run_medians(session, ref_id, m.id, ds.id) if ref_id is not None else {}
-    speeds = []
+    speeds: list[dict[str, Any]] = []
     for setting, runs in sorted(mine.items()):
         raw = round(statistics.median(r[2] for r in runs))
         comp = round(statistics.median(r[3] for r in runs))
@@ -109,9 +109,10 @@ def speed_evidence(session: Session, machine: str, dataset: str, commit: str) ->
                        "compress_samples": c_samples if source != "this-run" else None,
                        "decompress_samples": d_samples if source != "this-run" else None})
     # the weakest evidence any setting has is the ranking's
-    source = max((s["source"] for s in speeds), key=_RANK.__getitem__, default="this-run")
-    runs = min((s["runs"] for s in speeds), default=0)
+    sources: list[str] = [s["source"] for s in speeds]
+    source = max(sources, key=_RANK.__getitem__, default="this-run")
+    fewest = min((int(s["runs"]) for s in speeds), default=0)
     ref_name = ref_label or "its reference build"
     return {"commit": c.sha, "machine": m.name, "dataset": ds.name, "source": source,
-            "description": _DESCRIPTIONS[source].format(ref=ref_name, runs=runs),
+            "description": _DESCRIPTIONS[source].format(ref=ref_name, runs=fewest),
             "speeds": speeds}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
@@ -41,8 +42,9 @@ def post_recommend(body: RecommendIn) -> Any:
     fields = ("setting", "preconditioner", "raw_bytes", "compressed_bytes", "compress_mb_s",
               "decompress_mb_s")
     candidates = [Candidate(**c.model_dump(include=set(fields))) for c in body.candidates]
-    samples = {(c.setting, c.preconditioner): (c.compress_samples, c.decompress_samples)
-               for c in body.candidates if c.compress_samples and c.decompress_samples}
+    samples: dict[tuple[int, str], tuple[Sequence[float], Sequence[float]]] = {
+        (c.setting, c.preconditioner): (c.compress_samples, c.decompress_samples)
+        for c in body.candidates if c.compress_samples and c.decompress_samples}
     if len(samples) == len(candidates):
         return recommend_stably(candidates, samples, model)
     return recommend(candidates, model).as_dict()
