@@ -120,6 +120,12 @@ async function newcomer(page) {
     ticks: await page.locator('[data-plot="recommend"] .xtick text').allTextContents(),
   };
   shots.push(await shot(page, 'recommend'));
+  // below the fold: the per-branch table (differing branches first) and the ROOT snippet
+  for (const [name, selector] of [['recommend-branches', '[data-testid="groups-branch"] table'], ['recommend-snippet', '[data-testid="root-snippet-card"]']]) {
+    const file = path.join(screenshot, `${name}.png`);
+    await page.locator(selector).first().screenshot({ path: file });
+    shots.push(file);
+  }
   // The other pages, as a newcomer opens them
   for (const [name, selector] of [['history', rendered('history-compress_mbps')], ['compare', '[data-testid="compare-table"], [data-testid="empty-state"]'],
     ['changes', 'main h1'], ['runs', 'main table'], ['machines', 'main table'], ['configurations', 'main table']]) {

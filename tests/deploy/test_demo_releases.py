@@ -96,7 +96,17 @@ def test_the_demo_history_shows_two_root_releases_and_the_checkout(tmp_path: Pat
                           if r["configuration"].get("preconditioner", "none") == "none"}
             assert by_setting[505]["delta_pct"] != 0, by_setting[505]
             assert by_setting[101]["delta_pct"] == 0, by_setting[101]
+            # without shared data too: HZZ's RNTuple (ROOT 6.40.00's RNTupleImporter) beside
+            # its TTree, and end-to-end I/O on one release
+            kinds = _get(api, "/api/v1/configurations/dimensions")["dataset_kinds"]
+            assert kinds["hzz-rntuple"]["kind"] == "rntuple" and kinds["hzz"]["kind"] == "ttree"
+            assert kinds["event"]["kind"] == "synthetic"
+            io = _get(api, "/api/v1/io/breakdown", machine=machine)
+            assert io["commit"] == new, io["commit"]  # the newest commit with I/O results
+            assert {s["form"] for s in io["settings"]} == {"ttree", "rntuple"}
+            assert all(s["reads"] and s["writes"] for s in io["settings"]), io["settings"]
         check_dashboard(url, tmp_path / "history-releases.png", old, new)
+        check_newcomer_pages(url, tmp_path / "shots")
     finally:
         proc.terminate()
         proc.wait(timeout=20)
@@ -144,3 +154,37 @@ def check_dashboard(url: str, shot: Path, old: str, new: str) -> None:
     assert sizes["ZSTD-5"] not in ("0.00 %", "—"), sizes  # zstd 1.4.8 -> 1.5.7
     assert sizes["ZLIB-1"] == "0.00 %", sizes
     assert compare["links"] == [old[:10], new[:10]], compare["links"]
+
+
+def check_newcomer_pages(url: str, shots: Path) -> None:
+    """Every page of the demo in Chromium (dashboard_check.mjs newcomer, one PNG each): the
+    trade-off page lists the RNTuple beside its TTree, the I/O page has write and read bars,
+    the Recommend page has units, provenance, the ROOT snippet and the branches preferring
+    another setting first."""
+    shots.mkdir(exist_ok=True)
+    done = subprocess.run(
+        ["node", str(REPO / "tests" / "deploy" / "dashboard_check.mjs"), str(FRONTEND), url,
+         str(shots), "newcomer"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["console_errors"] == [], seen["console_errors"]
+    trade = seen["tradeoff"]
+    assert (trade["kind"], trade["base_kind"]) == ("RNTuple pages", "TTree baskets"), trade
+    assert "RNTuple pages" in trade["option"]
+    assert any("baseline" in (t or "") and "hzz" in t for t in trade["traces"]), trade["traces"]
+    io = seen["io"]
+    assert io["read_bars"] > 0 and io["write_bars"] > 0, io
+    rec = seen["recommend"]
+    assert "costs the least" in rec["headline"] and "% less total cost" in rec["headline"]
+    assert "USD per TB-month" in rec["units"] and "USD per core-hour" in rec["units"]
+    assert "codecs" in rec["provenance"] and "zstd" in rec["provenance"]
+    assert "stability" in rec["provenance"] and "speeds" in rec["provenance"]
+    assert "SetCompressionSettings(" in rec["snippet"] and "fCompressionLevel" in rec["snippet"]
+    assert "wopts.SetCompression(" in rec["snippet"]
+    differs = rec["differs"]
+    assert differs == sorted(differs, reverse=True), differs  # differing branches first
+    assert rec["differing"] == 0 or differs[0], rec["differing"]
+    assert not {"3", "4", "6", "7", "8", "9"} & set(rec["ticks"]), rec["ticks"]
+    assert len(seen["shots"]) >= 10 and all(Path(p).stat().st_size > 5_000 for p in seen["shots"])
