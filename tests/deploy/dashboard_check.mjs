@@ -20,7 +20,7 @@ const base = url.replace(/\/+$/, '');
 async function landing(page) {
   await page.goto(`${base}/`);
   const plot = '[data-plot="tradeoff-compress"]';
-  await page.waitForSelector(`${plot}[data-rendered="true"]`, { timeout: 60_000 });
+  await page.waitForSelector(`${plot}[data-rendered="true"]`, { timeout: 120_000 });
   const points = Number(await page.getAttribute(plot, 'data-points'));
   await page.screenshot({ path: screenshot });
   return { url: page.url(), points };
@@ -29,7 +29,7 @@ async function landing(page) {
 async function history(page) {
   await page.goto(`${base}/history`);
   const plot = '[data-plot="history-compress_mbps"]';
-  await page.waitForSelector(`${plot}[data-rendered="true"]`, { timeout: 60_000 });
+  await page.waitForSelector(`${plot}[data-rendered="true"]`, { timeout: 120_000 });
   // every codec series is fetched once the first answer names them: wait for their lines
   const lines = () => page.evaluate((sel) => {
     const gd = document.querySelector(`${sel} .js-plotly-plot`);
@@ -53,8 +53,8 @@ async function history(page) {
 
 async function compare(page) {
   await page.goto(`${base}/compare`);
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('head'), null, { timeout: 60_000 });
-  await page.waitForSelector('[data-testid="compare-table"], [data-testid="no-common-series"], [data-testid="empty-state"], [role="alert"]', { timeout: 60_000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('head'), null, { timeout: 120_000 });
+  await page.waitForSelector('[data-testid="compare-table"], [data-testid="no-common-series"], [data-testid="empty-state"], [role="alert"]', { timeout: 120_000 });
   const params = new URL(page.url()).searchParams;
   const sizes = await page.evaluate(() => [...document.querySelectorAll('[data-testid="compare-table"] tbody tr')]
     .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))
@@ -85,7 +85,7 @@ async function newcomer(page) {
   const out = {};
   // Trade-offs: HZZ's RNTuple (converted by ROOT 6.40.00) beside its TTree
   await page.goto(`${base}/tradeoffs?dataset=hzz-rntuple&base_dataset=hzz`);
-  await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 60_000 });
+  await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 120_000 });
   out.tradeoff = {
     kind: await page.textContent('[data-testid="dataset-kind"]'),
     base_kind: await page.textContent('[data-testid="base-dataset-kind"]'),
@@ -95,21 +95,21 @@ async function newcomer(page) {
   shots.push(await shot(page, 'tradeoffs'));
   // End-to-end I/O: write and read bars of the release that measured them
   await page.goto(`${base}/io`);
-  await page.waitForSelector(rendered('io-split'), { timeout: 60_000 });
+  await page.waitForSelector(rendered('io-split'), { timeout: 120_000 });
   const bars = () => page.locator('[data-plot="io-split"] .bars .point').count();
   const readBars = await bars();
   const title = await page.locator('[data-plot="io-split"] .gtitle').textContent();
   shots.push(await shot(page, 'io'));
   await page.selectOption('select[name="dir"]', 'write');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('dir') === 'write');
-  await page.waitForSelector(rendered('io-split'), { timeout: 60_000 });
+  await page.waitForSelector(rendered('io-split'), { timeout: 120_000 });
   out.io = { title, read_bars: readBars, write_bars: await bars(),
              write_title: await page.locator('[data-plot="io-split"] .gtitle').textContent() };
   // Recommend: the checkout's HZZ, units, provenance, stability, ROOT snippet, branches
   await page.goto(`${base}/recommend?dataset=hzz`);
-  await page.waitForSelector('[data-testid="recommendation"][data-fetching="false"]', { timeout: 60_000 });
-  await page.waitForSelector('[data-testid="groups-branch"][data-fetching="false"] [data-testid="group-row"]', { timeout: 60_000 });
-  await page.waitForSelector(rendered('recommend'), { timeout: 60_000 });
+  await page.waitForSelector('[data-testid="recommendation"][data-fetching="false"]', { timeout: 120_000 });
+  await page.waitForSelector('[data-testid="groups-branch"][data-fetching="false"] [data-testid="group-row"]', { timeout: 120_000 });
+  await page.waitForSelector(rendered('recommend'), { timeout: 120_000 });
   out.recommend = {
     headline: await page.textContent('[data-testid="recommendation"]'),
     units: await page.locator('[data-testid^="unit-"]').allTextContents(),
@@ -120,17 +120,23 @@ async function newcomer(page) {
     ticks: await page.locator('[data-plot="recommend"] .xtick text').allTextContents(),
   };
   shots.push(await shot(page, 'recommend'));
-  // below the fold: the per-branch table (differing branches first) and the ROOT snippet
-  for (const [name, selector] of [['recommend-branches', '[data-testid="groups-branch"] table'], ['recommend-snippet', '[data-testid="root-snippet-card"]']]) {
+  // below the fold: the per-branch table (differing branches first; its top) and the ROOT
+  // snippet, without the sticky navigation bar over them
+  await page.addStyleTag({ content: 'header, nav, .topbar { position: static !important; }' });
+  for (const [name, selector] of [['recommend-branches', '[data-testid="groups-branch"]'], ['recommend-snippet', '[data-testid="root-snippet-card"]']]) {
     const file = path.join(screenshot, `${name}.png`);
-    await page.locator(selector).first().screenshot({ path: file });
+    const box = await page.locator(selector).first().evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    });
+    await page.screenshot({ path: file, fullPage: true, clip: { ...box, height: Math.min(box.height, 760) } });
     shots.push(file);
   }
   // The other pages, as a newcomer opens them
   for (const [name, selector] of [['history', rendered('history-compress_mbps')], ['compare', '[data-testid="compare-table"], [data-testid="empty-state"]'],
     ['changes', 'main h1'], ['runs', 'main table'], ['machines', 'main table'], ['configurations', 'main table']]) {
     await page.goto(`${base}/${name}`);
-    await page.waitForSelector(selector, { timeout: 60_000 }).catch(() => {});
+    await page.waitForSelector(selector, { timeout: 120_000 }).catch(() => {});
     await page.waitForTimeout(500); // let the last plot or table paint before the picture
     shots.push(await shot(page, name));
   }

@@ -19,8 +19,20 @@ function labelText(label: string | null): string {
   return `${settingLabel(Number(setting))}${pre ? `+${pre}` : ''} (${label})`;
 }
 
-/** What a group's own summary adds after the headline: "...; X instead if ..." */
-const unlessText = (summary: string) => (summary.includes('; ') ? summary.slice(summary.indexOf('; ') + 2) : '');
+/** What a group's own summary adds after the headline: "...; X instead if ...", one per line. */
+const unlessClauses = (summary: string) => (summary.includes('; ') ? summary.slice(summary.indexOf('; ') + 2).split('; ') : []);
+
+function Unless({ summary }: { summary: string }) {
+  const clauses = unlessClauses(summary);
+  if (clauses.length === 0) return null;
+  // the nearest change first; the others on hover (each row would otherwise be a paragraph)
+  return (
+    <span title={clauses.join('\n')}>
+      {clauses[0]}
+      {clauses.length > 1 ? ` (+${clauses.length - 1} more)` : ''}
+    </span>
+  );
+}
 
 export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: GroupSizes[]; speeds: SettingSpeeds[]; model: CostModel; currency: string }) {
   const { kind, groups, speeds, model, currency } = props;
@@ -59,7 +71,7 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
       <table className="table">
         <thead>
           <tr>
-            {[noun, ...(kind === 'branch' ? ['type class'] : []), '% of the file (uncompressed)', 'its best setting', 'margin (% of total cost)', 'compressed bytes', `bytes at ${d.file_recommended ?? 'file best'}`, `cost [${currency}]`, `cost at ${d.file_recommended ?? 'file best'} [${currency}]`, `switching saves [${currency}, bytes]`, 'unless'].map((h) => (
+            {[noun, ...(kind === 'branch' ? ['type class'] : []), '% of the file (uncompressed)', 'its best setting', 'margin (% of total cost)', 'compressed bytes', `bytes at ${d.file_recommended ?? 'file best'}`, `cost [${currency}]`, `cost at ${d.file_recommended ?? 'file best'} [${currency}]`, `switching saves (% of the file's cost, bytes)`, 'unless'].map((h) => (
               <th key={h}>{h}</th>
             ))}
           </tr>
@@ -76,8 +88,12 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
               <td>{bytes(g.compressed_bytes_at_file_best)}</td>
               <td>{g.cost_total == null ? '–' : g.cost_total.toPrecision(3)}</td>
               <td>{g.cost_at_file_best == null ? '–' : g.cost_at_file_best.toPrecision(3)}</td>
-              <td>{g.differs && g.saving != null ? `${g.saving.toPrecision(3)}, ${bytes(g.saving_bytes)}` : '–'}</td>
-              <td className="muted">{unlessText(g.summary)}</td>
+              <td title={g.saving != null ? `${g.saving.toPrecision(3)} ${currency} per file` : undefined}>
+                {g.differs && g.saving != null && d.cost_at_file_best > 0 ? `${((100 * g.saving) / d.cost_at_file_best).toFixed(3)} %, ${bytes(g.saving_bytes)} B` : '–'}
+              </td>
+              <td className="muted">
+                <Unless summary={g.summary} />
+              </td>
             </tr>
           ))}
         </tbody>
