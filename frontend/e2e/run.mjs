@@ -15,7 +15,11 @@ function check(cond, message) {
   console.log(`${cond ? '  ok ' : '  FAIL'} ${message}`);
 }
 
+// E2E_ONLY=REGEX runs only the tests whose names match (a developer's shortcut; make runs all)
+const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+
 async function test(name, fn) {
+  if (ONLY && !ONLY.test(name)) return;
   console.log(`# ${name}`);
   try {
     await fn();
