@@ -53,15 +53,20 @@ class RecommendIn(BaseModel):
     model: CostModelIn = Field(default_factory=CostModelIn)
 
 
-class RankedOut(BaseModel):
-    rank: int
-    label: str
+class MeasuredSettingOut(BaseModel):
+    """A setting's exact bytes and its speeds (what the ranking ranks)."""
+
     setting: int
     preconditioner: str
     raw_bytes: int
     compressed_bytes: int
     compress_mb_s: float
     decompress_mb_s: float
+
+
+class RankedOut(MeasuredSettingOut):
+    rank: int
+    label: str
     ratio: float
     cost_storage: float
     cost_write: float
@@ -105,13 +110,7 @@ class RecommendationOut(BaseModel):
         "holds when the speeds are resampled; null without samples")
 
 
-class SpeedEvidenceRow(BaseModel):
-    setting: int
-    preconditioner: str
-    raw_bytes: int
-    compressed_bytes: int
-    compress_mb_s: float
-    decompress_mb_s: float
+class SpeedEvidenceRow(MeasuredSettingOut):
     source: Literal["ab", "history", "this-run"]
     runs: int
     compress_samples: list[float] | None

@@ -2440,10 +2440,6 @@ export interface components {
         };
         /** RankedOut */
         RankedOut: {
-            /** Rank */
-            rank: number;
-            /** Label */
-            label: string;
             /** Setting */
             setting: number;
             /** Preconditioner */
@@ -2456,6 +2452,10 @@ export interface components {
             compress_mb_s: number;
             /** Decompress Mb S */
             decompress_mb_s: number;
+            /** Rank */
+            rank: number;
+            /** Label */
+            label: string;
             /** Ratio */
             ratio: number;
             /** Cost Storage */
