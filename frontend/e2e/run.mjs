@@ -1,6 +1,6 @@
 // End-to-end browser tests of the dashboard against a live, seeded backend.
 // node e2e/run.mjs  (needs frontend/dist built, the venv, PostgreSQL, /usr/bin/chromium)
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRONTEND, launchChromium, seed, startBackend } from './backend.mjs';
 
@@ -1030,6 +1030,15 @@ async function main() {
       const ticks = await page.locator('[data-plot="recommend"] .xtick text').allTextContents();
       check(ticks.length > 0 && ticks.every((t) => /^[\d,.]+$/.test(t)) && !ticks.some((t) => ['3', '4', '6', '7', '8', '9'].includes(t)), `readable log ticks, 1-2-5 in full (${ticks.join(' ')})`);
       await page.screenshot({ path: path.join(SHOTS, 'recommend-branches.png'), fullPage: true });
+      // An unstable answer names its contenders, not one winner (the advice's own statement)
+      const unstable = path.join(SHOTS, '..', 'advice-unstable.json');
+      writeFileSync(unstable, JSON.stringify({ ...advice, stability: { statement: 'unstable: 201 wins in 55 % of 200 resamples of the speeds, 508 in 45 %: contenders 201, 508', stable: false, contenders: ['201', '508'] } }));
+      await page.setInputFiles('[data-testid="advice-file"]', unstable);
+      const contenders = page.locator('[data-testid="contenders"]');
+      await contenders.waitFor({ timeout: 30_000 });
+      const said = await contenders.textContent();
+      check(said.includes('No stable winner') && said.includes('(201)') && said.includes('(508)'), `an unstable answer shows the contenders (${said.slice(0, 90)})`);
+      check((await page.textContent('[data-testid="stability"]')).startsWith('unstable: 201 wins in 55 %'), 'and its stability statement');
       const rest = await page.textContent('[data-testid="groups-branch-rest"]');
       check(rest.includes(`${advice.branches.length - 20} more branches`), `the rest is counted (${rest})`);
       const fileBest = await page.getAttribute('[data-testid="groups-branch"]', 'data-file-recommended');
@@ -1077,6 +1086,17 @@ async function main() {
       }, advice.recommended), `the stored advice loads: ${advice.recommended} recommended, per type class shown`);
       const labels = await page.$$eval('[data-testid="rank-row"]', (rows) => rows.map((r) => r.dataset.label));
       check(JSON.stringify(labels) === JSON.stringify(advice.ranking.map((r) => r.label)), 'ranked as the CLI did');
+      // A run that failed says why (the first line of its log, as the worker reports it)
+      const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${backend.token}` };
+      const doomed = await (await fetch(url('/api/v1/advise'), { method: 'POST', body: JSON.stringify({ tag: 'e2e-advise', path: 'hzz/missing.root' }), headers: auth })).json();
+      const patched = await fetch(url(`/api/v1/runs/${doomed.run_id}`), { method: 'PATCH', headers: auth, body: JSON.stringify({
+        status: 'failed', stage: 'failed', log_tail: "stage advise failed: path 'hzz/missing.root': no such file under the data root\n" }) });
+      check(patched.ok, `the worker reports the run failed (${patched.status})`);
+      await page.reload();
+      await page.click('[data-testid="advise-runs"] summary');
+      const reason = page.locator(`[data-testid="advise-run"][data-run="${doomed.run_id}"] [data-testid="advise-reason"]`);
+      await reason.waitFor({ timeout: 30_000 });
+      check((await reason.textContent()).includes('no such file under the data root'), 'the failed run shows its reason');
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });
