@@ -32,7 +32,7 @@ from basketbench.measure.advise.groups import (
 )
 from basketbench.measure.advise.ranking import Candidate, CostModel, cost_of
 from basketbench.measure.advise.root_snippet import root_snippet
-from basketbench.measure.advise.speed_evidence import choose_speeds, default_history_path
+from basketbench.measure.advise.speed_evidence import choose_speeds
 from basketbench.measure.advise.stability import recommend_stably
 from basketbench.measure.document.contract import load_document
 from basketbench.measure.rootio.corpus_format import CorpusWriter, read_corpus
@@ -101,11 +101,6 @@ def _candidates(
     group: SizeGroup, speeds: dict[tuple[int, str], tuple[float, float]]
 ) -> list[Candidate]:
     return group_candidates(group.raw_bytes, group.compressed, speeds)
-
-
-def default_options(**kwargs: Any) -> AdviseOptions:
-    """AdviseOptions with the machine's speed history in its default place."""
-    return AdviseOptions(**{"speed_history": default_history_path(), **kwargs})
 
 
 def _load() -> list[float] | None:
