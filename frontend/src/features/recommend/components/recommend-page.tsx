@@ -92,7 +92,10 @@ export function RecommendPage() {
           )}
           <p data-testid="recommendation" data-recommended={rec.data.recommended} data-fetching={rec.isFetching ? 'true' : 'false'}>
             <strong>{rec.data.summary}</strong>
-            <span className="muted"> (costs per file in {currency}: storage for the months kept, one write, the reads set above)</span>
+            <span className="muted">
+              {' '}
+              (costs per file in {currency}: storage for {model.months} months, {model.writes_per_file} write(s) and {model.reads_per_file} full reads)
+            </span>
           </p>
           <Provenance rows={provenanceRows} stability={stability} evidence={evidence} />
           <Plot
