@@ -1,7 +1,7 @@
 // End-to-end browser tests of the dashboard against a live, seeded backend.
 // node e2e/run.mjs  (needs frontend/dist built, the venv, PostgreSQL, /usr/bin/chromium)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRONTEND, PYTHON, REPO, launchChromium, seed, startBackend } from './backend.mjs';
 
@@ -16,7 +16,11 @@ function check(cond, message) {
   console.log(`${cond ? '  ok ' : '  FAIL'} ${message}`);
 }
 
+// E2E_ONLY=REGEX runs only the tests whose names match (a developer's shortcut; make runs all)
+const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+
 async function test(name, fn) {
+  if (ONLY && !ONLY.test(name)) return;
   console.log(`# ${name}`);
   try {
     await fn();
@@ -914,6 +918,11 @@ async function main() {
       await until(page, () => new URL(location.href).searchParams.get('page') === 'cold');
       await page.waitForSelector(rendered('io-split'), { timeout: 30_000 });
       await page.screenshot({ path: path.join(SHOTS, 'io.png'), fullPage: true });
+      // The bare page opens on the newest commit with I/O results (only releases measure I/O)
+      await page.goto(url(`/io?machine=${io.machine}`));
+      await page.waitForSelector(rendered('io-split'), { timeout: 30_000 });
+      const title = await page.locator('[data-plot="io-split"] .gtitle').textContent();
+      check(title.includes(io.commit.slice(0, 7)), `the bare I/O page shows the commit that has I/O results (${title.slice(0, 80)})`);
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });
@@ -1055,12 +1064,38 @@ async function main() {
       const cliByClass = Object.fromEntries(advice.type_classes.map((g) => [g.key, g.recommended]));
       check(JSON.stringify(Object.keys(byClass).sort()) === JSON.stringify(Object.keys(cliByClass).sort()), `one row per type class (${Object.keys(byClass).join(',')})`);
       for (const [k, v] of Object.entries(cliByClass)) check(byClass[k] === v, `type class ${k}: page recommends ${byClass[k]}, the CLI ${v}`);
-      // Branches: the 20 biggest shown, the rest counted; each shown winner is the CLI's.
+      // Branches: those preferring another setting than the file's first (largest saving first,
+      // as the CLI lists them), the rest counted; each shown winner is the CLI's.
       const byBranch = await winners('branch');
       const cliByBranch = Object.fromEntries(advice.branches.map((g) => [g.key, g.recommended]));
-      const biggest = [...advice.branches].sort((a, b) => b.raw_bytes - a.raw_bytes || a.key.localeCompare(b.key)).slice(0, 20).map((g) => g.key);
-      check(JSON.stringify(byBranch.map(([k]) => k)) === JSON.stringify(biggest), `the 20 biggest branches first (${byBranch.length} rows)`);
+      const first20 = advice.branches.slice(0, 20).map((g) => g.key);
+      check(JSON.stringify(byBranch.map(([k]) => k)) === JSON.stringify(first20), `the CLI's order: differing branches first (${byBranch.length} rows)`);
+      const differs = await page.$$eval('[data-testid="groups-branch"] [data-testid="group-row"]', (rows) => rows.map((r) => r.dataset.differs === 'true'));
+      check(differs[0] === true && differs.every((d, i) => i === 0 || d <= differs[i - 1]), `the branches preferring another setting lead the table (${differs.filter(Boolean).length} of ${differs.length} shown)`);
+      check(Number(await page.getAttribute('[data-testid="differing-branch"]', 'data-differing')) === advice.branches_differing, `${advice.branches_differing} branches prefer another setting, as the CLI counted`);
       check(byBranch.every(([k, v]) => cliByBranch[k] === v), 'every shown branch wins with the CLI\'s setting');
+      // the user's language: units with the currency, provenance, the ROOT snippet
+      check((await page.textContent('[data-testid="unit-storage_per_tb_month"]')) === 'USD per TB-month', 'storage price in USD per TB-month');
+      await page.selectOption('[data-testid="currency"]', 'EUR');
+      check(await until(page, () => document.querySelector('[data-testid="unit-cpu_per_core_hour"]')?.textContent === 'EUR per core-hour'), 'the currency setting relabels the prices');
+      const prov = await page.textContent('[data-testid="provenance"]');
+      check(prov.includes(advice.codecs.libraries.zstd) && prov.includes(advice.machine.cpu_model), `provenance: codec versions and machine (${prov.slice(0, 120)})`);
+      const snippets = await page.locator('[data-testid="root-snippet"]').allTextContents();
+      check(snippets.some((t) => t.includes(`SetCompressionSettings(${advice.recommended})`) && t.includes('fCompressionAlgorithm') && t.includes('SetCompression(')), 'a ROOT snippet for TFile, Snapshot and RNTuple');
+      check(snippets.some((t) => t.includes('GetBranch(')), 'and one with the per-branch settings');
+      await page.waitForSelector('[data-plot="recommend"][data-rendered="true"]', { timeout: 30_000 });
+      const ticks = await page.locator('[data-plot="recommend"] .xtick text').allTextContents();
+      check(ticks.length > 0 && ticks.every((t) => /^[\d,.]+$/.test(t)) && !ticks.some((t) => ['3', '4', '6', '7', '8', '9'].includes(t)), `readable log ticks, 1-2-5 in full (${ticks.join(' ')})`);
+      await page.screenshot({ path: path.join(SHOTS, 'recommend-branches.png'), fullPage: true });
+      // An unstable answer names its contenders, not one winner (the advice's own statement)
+      const unstable = path.join(SHOTS, '..', 'advice-unstable.json');
+      writeFileSync(unstable, JSON.stringify({ ...advice, stability: { statement: 'unstable: 201 wins in 55 % of 200 resamples of the speeds, 508 in 45 %: contenders 201, 508', stable: false, contenders: ['201', '508'] } }));
+      await page.setInputFiles('[data-testid="advice-file"]', unstable);
+      const contenders = page.locator('[data-testid="contenders"]');
+      await contenders.waitFor({ timeout: 30_000 });
+      const said = await contenders.textContent();
+      check(said.includes('No stable winner') && said.includes('(201)') && said.includes('(508)'), `an unstable answer shows the contenders (${said.slice(0, 90)})`);
+      check((await page.textContent('[data-testid="stability"]')).startsWith('unstable: 201 wins in 55 %'), 'and its stability statement');
       const rest = await page.textContent('[data-testid="groups-branch-rest"]');
       check(rest.includes(`${advice.branches.length - 20} more branches`), `the rest is counted (${rest})`);
       const fileBest = await page.getAttribute('[data-testid="groups-branch"]', 'data-file-recommended');
@@ -1108,6 +1143,17 @@ async function main() {
       }, advice.recommended), `the stored advice loads: ${advice.recommended} recommended, per type class shown`);
       const labels = await page.$$eval('[data-testid="rank-row"]', (rows) => rows.map((r) => r.dataset.label));
       check(JSON.stringify(labels) === JSON.stringify(advice.ranking.map((r) => r.label)), 'ranked as the CLI did');
+      // A run that failed says why (the first line of its log, as the worker reports it)
+      const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${backend.token}` };
+      const doomed = await (await fetch(url('/api/v1/advise'), { method: 'POST', body: JSON.stringify({ tag: 'e2e-advise', path: 'hzz/missing.root' }), headers: auth })).json();
+      const patched = await fetch(url(`/api/v1/runs/${doomed.run_id}`), { method: 'PATCH', headers: auth, body: JSON.stringify({
+        status: 'failed', stage: 'failed', log_tail: "stage advise failed: path 'hzz/missing.root': no such file under the data root\n" }) });
+      check(patched.ok, `the worker reports the run failed (${patched.status})`);
+      await page.reload();
+      await page.click('[data-testid="advise-runs"] summary');
+      const reason = page.locator(`[data-testid="advise-run"][data-run="${doomed.run_id}"] [data-testid="advise-reason"]`);
+      await reason.waitFor({ timeout: 30_000 });
+      check((await reason.textContent()).includes('no such file under the data root'), 'the failed run shows its reason');
       check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
       await page.close();
     });

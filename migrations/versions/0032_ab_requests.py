@@ -1,7 +1,7 @@
 """ab_requests: a queued interleaved A/B of two commits on a worker of a tag (issue 32)
 
 Revision ID: 0032
-Revises: 0025
+Revises: 0028
 Create Date: 2026-11-27 08:00:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0032"
-down_revision: str | None = "0025"
+down_revision: str | None = "0028"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

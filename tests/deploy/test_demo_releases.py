@@ -96,16 +96,25 @@ def test_the_demo_history_shows_two_root_releases_and_the_checkout(tmp_path: Pat
                           if r["configuration"].get("preconditioner", "none") == "none"}
             assert by_setting[505]["delta_pct"] != 0, by_setting[505]
             assert by_setting[101]["delta_pct"] == 0, by_setting[101]
+            # without shared data too: HZZ's RNTuple (ROOT 6.40.00's RNTupleImporter) beside
+            # its TTree, and end-to-end I/O on one release
+            kinds = _get(api, "/api/v1/configurations/dimensions")["dataset_kinds"]
+            assert kinds["hzz-rntuple"]["kind"] == "rntuple" and kinds["hzz"]["kind"] == "ttree"
+            assert kinds["event"]["kind"] == "synthetic"
+            io = _get(api, "/api/v1/io/breakdown", machine=machine)
+            assert io["commit"] == new, io["commit"]  # the newest commit with I/O results
+            assert {s["form"] for s in io["settings"]} == {"ttree", "rntuple"}
+            assert all(s["reads"] and s["writes"] for s in io["settings"]), io["settings"]
         check_dashboard(url, tmp_path / "history-releases.png", old, new)
+        check_newcomer_pages(url, tmp_path / "shots")
     finally:
         proc.terminate()
         proc.wait(timeout=20)
 
 
-def check_dashboard(url: str, shot: Path, old: str, new: str) -> None:
-    """A newcomer's bare history and compare pages, in Chromium: the releases' line beside the
-    checkout's, never joined, and compare defaulting to 6.38.00 -> 6.40.00 with the ZSTD
-    size change."""
+def dashboard_check(url: str, target: Path, mode: str) -> dict[str, Any]:
+    """What dashboard_check.mjs saw in Chromium in `mode` (no console errors); skips with the
+    reason when the dashboard or the browser is missing here."""
     missing = [what for what, ok in (
         ("the built dashboard (make frontend-build)", (FRONTEND / "dist" / "index.html").is_file()),
         ("frontend/node_modules", (FRONTEND / "node_modules" / "playwright-core").is_dir()),
@@ -115,13 +124,20 @@ def check_dashboard(url: str, shot: Path, old: str, new: str) -> None:
         pytest.skip(f"the API checks passed; the dashboard checks need {', '.join(missing)}")
     done = subprocess.run(
         ["node", str(REPO / "tests" / "deploy" / "dashboard_check.mjs"), str(FRONTEND), url,
-         str(shot), "releases"],
-        capture_output=True, text=True, timeout=300, check=False,
+         str(target), mode],
+        capture_output=True, text=True, timeout=600, check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["console_errors"] == [], seen["console_errors"]
+    return seen
 
+
+def check_dashboard(url: str, shot: Path, old: str, new: str) -> None:
+    """A newcomer's bare history and compare pages, in Chromium: the releases' line beside the
+    checkout's, never joined, and compare defaulting to 6.38.00 -> 6.40.00 with the ZSTD
+    size change."""
+    seen = dashboard_check(url, shot, "releases")
     history = seen["history"]
     assert "hzz" in history["url"], history["url"]  # opens on real ROOT baskets
     lines = {line["name"].rsplit(" · ", 1)[-1]: line for line in history["lines"]}
@@ -149,3 +165,30 @@ def check_dashboard(url: str, shot: Path, old: str, new: str) -> None:
     assert speeds and all(s["kind"] in ("ab", "counts") or not s["decided"] for s in speeds)
     assert compare["offers_ab"]
     assert compare["links"] == [old[:10], new[:10]], compare["links"]
+
+
+def check_newcomer_pages(url: str, shots: Path) -> None:
+    """Every page of the demo in Chromium (dashboard_check.mjs newcomer, one PNG each): the
+    trade-off page lists the RNTuple beside its TTree, the I/O page has write and read bars,
+    the Recommend page has units, provenance, the ROOT snippet and the branches preferring
+    another setting first."""
+    shots.mkdir(exist_ok=True)
+    seen = dashboard_check(url, shots, "newcomer")
+    trade = seen["tradeoff"]
+    assert (trade["kind"], trade["base_kind"]) == ("RNTuple pages", "TTree baskets"), trade
+    assert "RNTuple pages" in trade["option"]
+    assert any("baseline" in (t or "") and "hzz" in t for t in trade["traces"]), trade["traces"]
+    io = seen["io"]
+    assert io["read_bars"] > 0 and io["write_bars"] > 0, io
+    rec = seen["recommend"]
+    assert "costs the least" in rec["headline"] and "% less total cost" in rec["headline"]
+    assert "USD per TB-month" in rec["units"] and "USD per core-hour" in rec["units"]
+    assert "codecs" in rec["provenance"] and "zstd" in rec["provenance"]
+    assert "stability" in rec["provenance"] and "speeds" in rec["provenance"]
+    assert "SetCompressionSettings(" in rec["snippet"] and "fCompressionLevel" in rec["snippet"]
+    assert "wopts.SetCompression(" in rec["snippet"]
+    differs = rec["differs"]
+    assert differs == sorted(differs, reverse=True), differs  # differing branches first
+    assert rec["differing"] == 0 or differs[0], rec["differing"]
+    assert not {"3", "4", "6", "7", "8", "9"} & set(rec["ticks"]), rec["ticks"]
+    assert len(seen["shots"]) >= 10 and all(Path(p).stat().st_size > 5_000 for p in seen["shots"])

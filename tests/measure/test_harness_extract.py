@@ -205,10 +205,14 @@ def test_missing_input(tmp_path: Path) -> None:
 
 
 def test_default_root_files_are_the_shared_ones() -> None:
+    from basketbench.measure.rootio.root_files import converted_root_files_dir
+
     files = default_root_files()
     if not shared_root_files_dir().is_dir():
         pytest.skip("shared files not present")
-    assert files == sorted(shared_root_files_dir().glob("*.root"))
+    converted = converted_root_files_dir()
+    extra = sorted(converted.glob("*.root")) if converted.is_dir() else []
+    assert files == sorted(shared_root_files_dir().glob("*.root")) + extra
 
 
 def test_testdata_fallback_has_the_same_files(
@@ -218,6 +222,7 @@ def test_testdata_fallback_has_the_same_files(
     import basketbench.measure.rootio.root_files as root_files
 
     monkeypatch.setattr(root_files, "shared_root_files_dir", lambda: tmp_path / "absent")
+    monkeypatch.setenv("BASKETBENCH_CACHE_DIR", str(tmp_path / "cache"))  # nothing converted
     files = root_files.default_root_files()
     assert [f.name for f in files] == list(TESTDATA_FILES)
     shared = shared_root_files_dir()

@@ -74,6 +74,9 @@ def test_advise_run_measures_a_data_root_file_and_stores_its_advice(
 
     advice = get(api, f"/advise/{run_id}")
     assert advice["file"] == "HZZ.root"
+    # what measured it and how stable: the worker's own speed history (its worker dir)
+    assert advice["speed_evidence"]["source"] in ("this-run", "history")
+    assert advice["stability"]["resamples"] == 200 and advice["provenance"]["codec_versions"]
     assert sorted(m["setting"] for m in advice["measured"]) == SETTINGS
     for m in advice["measured"]:  # the file's bytes are the sum of its branches'
         assert sum(s["compressed_bytes"] for b in advice["branches"] for s in b["sizes"]
@@ -93,4 +96,8 @@ def test_advise_run_measures_a_data_root_file_and_stores_its_advice(
     failed = wait_for(lambda: (r := get(api, f"/runs/{escaped_id}"))["status"] in FINAL and r,
                       300, "the escaping run to fail", on_timeout=worker.log)
     assert failed["status"] == "failed" and "leaves the data root" in failed["log_tail"]
+    # the Recommend page lists the failed run with its reason
+    listed = {r["run_id"]: r for r in get(api, "/advise")["items"]}
+    assert "leaves the data root" in listed[escaped_id]["reason"]
+    assert listed[run_id]["reason"] is None
     assert httpx.get(f"{api.api}/advise/{escaped_id}", timeout=30).status_code == 404

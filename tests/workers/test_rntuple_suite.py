@@ -73,3 +73,37 @@ def test_the_demo_suite_measures_the_rntuple_beside_the_ttree(tmp_path: Path) ->
     suite = parse_suite(tomllib.loads(suite_file.read_text()), str(suite_file))
     kinds = {c.name: c.kind for c in suite.corpora}
     assert kinds["physlite-rntuple"] == "rntuple" and kinds["physlite"] is None
+
+
+def test_without_shared_data_the_demo_measures_hzz_as_rntuple_and_io_on_a_release(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A newcomer's clone: no ../shared, the wheel's files and HZZ converted by ROOT 6.40.00
+    (here a copy stands in for the converted file: the conversion itself runs in
+    tests/deploy/test_demo_releases.py and tests/measure/test_rntuple_groundtruth.py)."""
+    import shutil
+    import tomllib
+
+    pytest.importorskip("skhep_testdata")
+    import basketbench.measure.rootio.root_files as root_files
+    from basketbench_devtools.demo.home import DemoPaths
+    from basketbench_devtools.demo.rntuple import converted_name
+    from basketbench_devtools.demo.suite import available_corpora, write_io_suite, write_suite
+
+    monkeypatch.setattr(root_files, "shared_root_files_dir", lambda: tmp_path / "no-shared")
+    monkeypatch.setenv("BASKETBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    paths = DemoPaths(tmp_path / "home")
+    names = [name for name, _ in available_corpora()]
+    assert "hzz" in names and "hzz-rntuple" not in names  # nothing converted yet
+    converted = root_files.converted_root_files_dir() / converted_name()
+    converted.parent.mkdir(parents=True)
+    shutil.copy(real_file("uproot-HZZ-zlib.root"), converted)
+    for quick in (True, False):
+        suite_file = write_suite(paths, available_corpora(), quick=quick)
+        suite = parse_suite(tomllib.loads(suite_file.read_text()), str(suite_file))
+        kinds = {c.name: c.kind for c in suite.corpora}
+        assert kinds["hzz"] is None and kinds["hzz-rntuple"] == "rntuple", kinds
+    io_name = write_io_suite(paths)
+    io_file = paths.suites / f"{io_name}.toml"
+    io = parse_suite(tomllib.loads(io_file.read_text()), str(io_file)).io
+    assert io is not None and io.files == ("uproot-HZZ-zlib.root",)
+    assert io.forms == ("ttree", "rntuple") and io.threads == (1,) and io.settings == (101, 505)

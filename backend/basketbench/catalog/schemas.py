@@ -78,7 +78,8 @@ class DatasetOut(OrmModel):
     baskets: int | None = None
     checksum: str | None
     kind: str | None = Field(
-        default=None, description="ttree | rntuple | mixed (TTree baskets, RNTuple pages, both)")
+        default=None, description="ttree | rntuple | mixed (TTree baskets, RNTuple pages, both) | "
+        "synthetic (a generator's data)")
     page_size: int | None = Field(
         default=None, description="maximum uncompressed page size of a re-paged RNTuple dataset")
 
@@ -113,5 +114,5 @@ class Dimensions(BaseModel):
         description="the datasets made by a generator (source synthetic:...), not real files")
     dataset_kinds: dict[str, DatasetKind] = Field(
         default_factory=dict,
-        description="the datasets whose harness reported a kind: ttree | rntuple | mixed, "
+        description="the datasets with a kind: ttree | rntuple | mixed | synthetic, "
                     "and an RNTuple dataset's page size (null as ROOT wrote it)")

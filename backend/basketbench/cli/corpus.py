@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from basketbench.cli.progress import stage_progress
 from basketbench.measure.rootio.corpus_format import CorpusFormatError, read_corpus
 from basketbench.measure.rootio.extract import ExtractionError, extract_corpus
 from basketbench.measure.rzbench.tables import console, corpus_table
@@ -26,9 +27,12 @@ def extract(
 ) -> None:
     """Extract every basket's and page's uncompressed payload and ROOT's compressed bytes."""
     try:
-        summary = extract_corpus(
-            files, output, name, tree=tree, log=lambda m: console(stderr=True).print(m)
-        )
+        with stage_progress(console(stderr=True), "corpus", ("extract",),
+                            units={"extract": "bytes"}, transient=True) as step:
+            summary = extract_corpus(
+                files, output, name, tree=tree, log=lambda m: console(stderr=True).print(m),
+                progress=lambda done, total: step("extract", done, total),
+            )
     except ExtractionError as exc:
         console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
@@ -76,8 +80,10 @@ def info(
         console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from exc
     console().print(corpus_table(parsed))
+    pages = sum(1 for b in parsed.baskets if b.kind == "page")
     console().print(
-        f"{len(parsed.baskets)} baskets, {parsed.raw_bytes:,} raw bytes, "
+        f"{len(parsed.baskets) - pages} baskets, {pages} RNTuple pages, "
+        f"{parsed.raw_bytes:,} raw bytes, "
         f"checksum {parsed.checksum()}",
         highlight=False,
     )

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from basketbench.cli.options import (
     UsageError,
@@ -23,6 +22,7 @@ from basketbench.cli.options import (
     int_list,
     setting_list,
 )
+from basketbench.cli.progress import stage_progress
 from basketbench.measure.document.contract import DocumentError, load_document, validate_document
 from basketbench.measure.realroot.io_bench import DEFAULT_RELEASE
 from basketbench.measure.realroot.releases import RootReleaseError, release_rzbench
@@ -150,15 +150,8 @@ def run(
     workdir = Path(tempfile.mkdtemp(prefix="basketbench-run-"))
     try:
         document_path = json_out or workdir / "result.json"
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console(stderr=True),
-            transient=True,
-        ) as bar:
-            task = bar.add_task("measuring", total=None)
+        with stage_progress(console(stderr=True), "run", ("measuring",),
+                            transient=True) as step:
             load_start = noise.snapshot()
             try:
                 code, stderr = run_bench(
@@ -167,7 +160,7 @@ def run(
                     csv_out=csv_out,
                     markdown_out=markdown_out,
                     binary=binary,
-                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                    progress=lambda done, total: step("measuring", done, total),
                 )
             except RzbenchError as exc:
                 code = exc.exit_code
@@ -182,7 +175,7 @@ def run(
             doc["load"] = noise.summarize(load_start, load_end)
             record_valgrind(doc)
             if instructions:
-                bar.update(task, description="counting (valgrind)", completed=0, total=None)
+                step("counting (valgrind)", 0, 0)
                 try:
                     run_counted(binary, options.arguments(), doc)
                 except CountingError as exc:

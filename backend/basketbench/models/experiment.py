@@ -19,7 +19,8 @@ class Dataset(Base):
     bytes: Mapped[int | None] = mapped_column(BigInteger)
     baskets: Mapped[int | None] = mapped_column(Integer)
     checksum: Mapped[str | None] = mapped_column(String(100))
-    # "ttree" | "rntuple" | "mixed" (the harness's datasets[].kind); None: not reported
+    # "ttree" | "rntuple" | "mixed" (the harness's datasets[].kind), "synthetic" for a
+    # generator's data (source synthetic:..., results/ingest.dataset_kind); None: not reported
     kind: Mapped[str | None] = mapped_column(String(10))
     page_size: Mapped[int | None] = mapped_column(Integer)  # a re-paged RNTuple corpus's
 

@@ -58,9 +58,18 @@ def listing(session: Session, limit: int) -> list[dict[str, Any]]:
     return [
         {"run_id": run.id, "tag": run.tag, "path": path, "status": run.status,
          "stage": run.stage, "progress": run.progress, "created_at": run.created_at,
-         "finished_at": run.finished_at, "has_document": bool(has_doc)}
+         "finished_at": run.finished_at, "has_document": bool(has_doc),
+         "reason": failure_reason(run)}
         for run, path, has_doc in rows
     ]
+
+
+def failure_reason(run: Run) -> str | None:
+    """The first line of a failed or cancelled run's log ("stage advise failed: ...")."""
+    if run.status not in ("failed", "cancelled") or not run.log_tail:
+        return None
+    lines = [ln.strip() for ln in run.log_tail.splitlines() if ln.strip()]
+    return lines[0][:500] if lines else None
 
 
 def path_of(session: Session, run_id: int) -> str:

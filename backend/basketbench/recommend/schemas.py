@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,6 +38,12 @@ class CandidateIn(BaseModel):
     compressed_bytes: int = Field(gt=0, le=2**62)
     compress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
     decompress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
+    # the speed samples behind the medians (GET /recommend/speeds): given for every candidate,
+    # the answer states how stable the winner is under resampling
+    compress_samples: list[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] | None \
+        = Field(default=None, max_length=10000)
+    decompress_samples: list[Annotated[float, Field(ge=1e-6, le=1e9, allow_inf_nan=False)]] | None \
+        = Field(default=None, max_length=10000)
 
 
 class RecommendIn(BaseModel):
@@ -47,15 +53,20 @@ class RecommendIn(BaseModel):
     model: CostModelIn = Field(default_factory=CostModelIn)
 
 
-class RankedOut(BaseModel):
-    rank: int
-    label: str
+class MeasuredSettingOut(BaseModel):
+    """A setting's exact bytes and its speeds (what the ranking ranks)."""
+
     setting: int
     preconditioner: str
     raw_bytes: int
     compressed_bytes: int
     compress_mb_s: float
     decompress_mb_s: float
+
+
+class RankedOut(MeasuredSettingOut):
+    rank: int
+    label: str
     ratio: float
     cost_storage: float
     cost_write: float
@@ -71,13 +82,50 @@ class CrossingOut(BaseModel):
     winner: str
 
 
+class WinnerShare(BaseModel):
+    label: str
+    share: float
+
+
+class StabilityOut(BaseModel):
+    resamples: int
+    seed: int
+    winners: list[WinnerShare] = Field(description="share of the resamples each setting wins")
+    stable: bool = Field(description="the winner wins at least 90 % of the resamples")
+    contenders: list[str]
+    statement: str
+
+
 class RecommendationOut(BaseModel):
     model: CostModelIn
     recommended: str
     margin: float | None = Field(description="(runner-up - best) / best total cost; null alone")
-    summary: str
+    summary: str = Field(description="the headline in words")
     ranking: list[RankedOut]
     sensitivity: list[CrossingOut]
+    snippet: str = Field(description="C++ applying the recommended setting in ROOT: TFile, "
+                         "RDataFrame::Snapshot, RNTuple")
+    stability: StabilityOut | None = Field(
+        default=None, description="with speed samples for every candidate: how the winner "
+        "holds when the speeds are resampled; null without samples")
+
+
+class SpeedEvidenceRow(MeasuredSettingOut):
+    source: Literal["ab", "history", "this-run"]
+    runs: int
+    compress_samples: list[float] | None
+    decompress_samples: list[float] | None
+
+
+class SpeedEvidenceOut(BaseModel):
+    commit: str
+    machine: str
+    dataset: str
+    source: Literal["ab", "history", "this-run"] = Field(
+        description="the weakest evidence of any setting: ab (an interleaved A/B against a "
+        "reference), history (the median of the commit's runs here), this-run")
+    description: str
+    speeds: list[SpeedEvidenceRow]
 
 
 class SizeIn(BaseModel):
@@ -136,6 +184,9 @@ class GroupRecommendationOut(BaseModel):
     cost_total: float | None
     compressed_bytes_at_file_best: int | None
     cost_at_file_best: float | None
+    differs: bool = Field(False, description="its own best setting is not the file's")
+    saving: float | None = Field(None, description="cost at the file's best - cost at its own")
+    saving_bytes: int | None = Field(None, description="bytes at the file's best - at its own")
 
 
 class GroupsRecommendationOut(BaseModel):
@@ -149,6 +200,10 @@ class GroupsRecommendationOut(BaseModel):
     compressed_bytes_at_file_best: int
     compressed_bytes_per_group: int
     settings_used: int
+    differing: int = Field(0, description="groups whose own best setting is not the file's; "
+                           "`groups` lists them first, largest saving first")
+    snippet: str | None = Field(None, description="C++ applying the file's setting and the "
+                                "differing groups' own settings in ROOT")
 
 
 class BranchSizesIn(BaseModel):
@@ -261,6 +316,7 @@ class AdviseRunOut(BaseModel):
     created_at: datetime
     finished_at: datetime | None
     has_document: bool
+    reason: str | None = Field(None, description="why a failed or cancelled run stopped")
 
 
 class AdviseRunsOut(BaseModel):

@@ -269,6 +269,16 @@ def _configuration_ids(session: Session, results: Sequence[StoredResult],
     return known
 
 
+def dataset_kind(d: StoredDataset) -> str | None:
+    """ttree | rntuple | mixed as the harness reports it, and `synthetic` for a generator's
+    data (source synthetic:...), which the harness reports as "ttree" (its baskets are
+    TTree-like buffers, but no ROOT file holds them)."""
+    if str(d.get("source") or "").startswith("synthetic:"):
+        return "synthetic"
+    kind = d.get("kind")
+    return str(kind) if kind is not None else None
+
+
 def _dataset_ids(session: Session, datasets: Sequence[StoredDataset],
                  names: set[str]) -> dict[str, int]:
     known = _ids.get(session)[1]
@@ -276,7 +286,7 @@ def _dataset_ids(session: Session, datasets: Sequence[StoredDataset],
         return known
     rows = {d["name"]: {"name": d["name"], "source": d.get("source"), "bytes": d.get("bytes"),
                         "baskets": d.get("baskets"), "checksum": d.get("checksum"),
-                        "kind": d.get("kind"), "page_size": d.get("page_size")}
+                        "kind": dataset_kind(d), "page_size": d.get("page_size")}
             for d in datasets}
     for name in names - rows.keys():
         rows[name] = {"name": name, "source": None, "bytes": None, "baskets": None,

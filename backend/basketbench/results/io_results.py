@@ -29,9 +29,26 @@ def _parse(name: str) -> tuple[str, str, str | None, str | None] | None:
     return None
 
 
-def breakdown(session: Session, commit: str, machine: str, data: str | None) -> IoBreakdownOut:
-    c = get_commit(session, commit)
+def newest_io_commit(session: Session, machine_id: int) -> str | None:
+    """The newest commit (git order) with end-to-end I/O results on the machine: only ROOT
+    releases measure I/O, so the newest commit overall often has none."""
+    from basketbench.models import Commit
+
+    return session.scalar(
+        select(Commit.sha).join(Result, Result.commit_id == Commit.id)
+        .join(Configuration, Configuration.id == Result.configuration_id)
+        .where(Result.machine_id == machine_id, Configuration.mode.in_(IO_MODES))
+        .order_by(Commit.order.desc(), Commit.id.desc()).limit(1))
+
+
+def breakdown(session: Session, commit: str | None, machine: str,
+              data: str | None) -> IoBreakdownOut:
     m = get_machine(session, machine)
+    if commit is None:
+        commit = newest_io_commit(session, m.id)
+        if commit is None:
+            raise NotFound(f"no end-to-end I/O results on {m.name}")
+    c = get_commit(session, commit)
     io_rows = session.execute(
         select(Dataset.name, Configuration.setting, Configuration.codec, Configuration.level,
                Configuration.mode, Configuration.threads, func.avg(Result.ratio),

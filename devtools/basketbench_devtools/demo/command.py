@@ -22,7 +22,10 @@ def demo(
                                help="Keep serving after the run (--no-serve: print and exit)."),
     rerun: bool = typer.Option(False, "--rerun", help="Measure again even if this commit was."),
     quick: bool = typer.Option(False, "--quick",
-                               help="A smaller suite (3 settings, 3 datasets): under a minute."),
+                               help="A smaller suite (3 settings on HZZ, its RNTuple when a "
+                               "release converted it, 2 synthetic sets) and no releases "
+                               "(BASKETBENCH_DEMO_RELEASES=1 adds them): about a minute of "
+                               "measuring."),
     timeout: float = typer.Option(3600.0, help="Seconds to wait for the run."),
     commit: str = typer.Option("HEAD", help="Commit of this checkout to measure."),
 ) -> None:

@@ -27,6 +27,14 @@ from basketbench_devtools.demo.runs import find_finished_run, trigger
 DEMO_RELEASES = ("6.38.00", "6.40.00")
 # "0": only the checkout; "1": the releases too, even with --quick (which skips them otherwise)
 RELEASES_ENV = "BASKETBENCH_DEMO_RELEASES"
+IO_RELEASE = "6.40.00"  # the end-to-end I/O suite runs on this one release
+
+
+def releases_wanted(quick: bool) -> bool:
+    """Whether this demo measures the ROOT releases (and so downloads one, converts HZZ to an
+    RNTuple with it and runs the end-to-end I/O suite)."""
+    wanted = os.environ.get(RELEASES_ENV, "")
+    return not (wanted == "0" or (quick and wanted != "1"))
 
 
 def measure_releases(
@@ -47,7 +55,7 @@ def measure_releases(
     skips them (each release is a download and a build the first time) unless asked for.
     """
     wanted = os.environ.get(RELEASES_ENV, "")
-    if wanted == "0" or (quick and wanted != "1"):
+    if not releases_wanted(quick):
         say(f"ROOT releases {', '.join(DEMO_RELEASES)} skipped "
             f"({'--quick' if wanted != '0' else RELEASES_ENV + '=0'}; {RELEASES_ENV}=1 "
             "measures them)")
@@ -77,3 +85,31 @@ def measure_releases(
             continue
         runs.append(run)
     return runs
+
+
+def measure_io(
+    client: httpx.Client,
+    token: str,
+    tag: str,
+    suite: str,
+    *,
+    rerun: bool,
+    follow: Callable[[int], dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The end-to-end I/O suite on IO_RELEASE (ROOT writes and reads HZZ as TTree and RNTuple
+    with its own PyROOT); its finished run, or None with the reason said."""
+    release = lookup(IO_RELEASE)
+    sha = release_commit_sha(release)
+    run = None if rerun else find_finished_run(client, sha, tag, suite)
+    if run is not None:
+        say(f"end-to-end I/O on ROOT {IO_RELEASE} was measured already (run {run['id']})")
+        return run
+    run_id = trigger(client, token, sha, tag, suite)
+    say(f"end-to-end I/O: run {run_id} writes and reads HZZ with ROOT {IO_RELEASE}'s PyROOT "
+        "(TTree and RNTuple, 2 settings)")
+    run = follow(run_id)
+    if run["status"] != "succeeded":
+        say(f"end-to-end I/O: run {run_id} {run['status']}: "
+            f"{(run.get('log_tail') or '').strip()[-800:]}")
+        return None
+    return run

@@ -24,13 +24,21 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 from basketbench.measure.paths import repo_root
+from basketbench.measure.realroot.releases import lookup, release_commit_sha
 
 from basketbench_devtools.demo.checkout import git_commit_info, resolve_commit
 from basketbench_devtools.demo.console import DemoError, say
 from basketbench_devtools.demo.database import demo_token, migrate, record_commit
 from basketbench_devtools.demo.home import DemoPaths, demo_environment
+from basketbench_devtools.demo.lossy import measure_lossy
 from basketbench_devtools.demo.prerequisites import ensure_system_packages, frontend_dist
-from basketbench_devtools.demo.releases import measure_releases
+from basketbench_devtools.demo.releases import (
+    DEMO_RELEASES,
+    measure_io,
+    measure_releases,
+    releases_wanted,
+)
+from basketbench_devtools.demo.rntuple import convert_hzz
 from basketbench_devtools.demo.runs import abandon, find_finished_run, follow, trigger
 from basketbench_devtools.demo.server import (
     Server,
@@ -38,7 +46,7 @@ from basketbench_devtools.demo.server import (
     serves_dashboard,
     stop_on_sigterm,
 )
-from basketbench_devtools.demo.suite import prepare_suite
+from basketbench_devtools.demo.suite import prepare_suite, write_io_suite
 from basketbench_devtools.demo.summary import print_summaries
 
 if TYPE_CHECKING:
@@ -77,7 +85,11 @@ def run_demo(options: DemoOptions) -> None:
     settings = _announce(root, sha, tag)
 
     migrate(env)
+    with_releases = releases_wanted(options.quick)
+    if with_releases:
+        convert_hzz()  # ROOT's own RNTuple of HZZ, with the release the demo measures anyway
     suite = prepare_suite(paths, options.quick)
+    io_suite = write_io_suite(paths) if with_releases else None
     token = demo_token(env, paths)
     env["BASKETBENCH_API_TOKEN"] = token  # the embedded worker's token too
 
@@ -95,11 +107,22 @@ def run_demo(options: DemoOptions) -> None:
                 client, token, tag, suite, quick=options.quick, rerun=options.rerun,
                 follow=follow_run,
             )
+            io_run = None
+            if io_suite is not None and release_runs:
+                io_run = measure_io(client, token, tag, io_suite, rerun=options.rerun,
+                                    follow=follow_run)
             # Stored after the releases: commit order follows arrival for unrelated commits.
             record_commit(settings, git_commit_info(root, sha))
             run = _measure_checkout(client, token, sha, tag, suite, options.rerun, follow_run,
                                     server)
             print_summaries(client, release_runs, run, sha)
+            measured = {r["commit"] for r in release_runs}
+            measure_lossy(client, token, [v for v in DEMO_RELEASES
+                                          if release_commit_sha(lookup(v)) in measured],
+                          sha, rerun=options.rerun)
+            if io_run is not None:
+                say(f"end-to-end I/O: {io_run.get('result_count')} results (run "
+                    f"{io_run['id']}); page: {url}/io")
         page = "/" if serves_dashboard(url) else "/docs"
         say(f"dashboard: {url}{page}   (API: {url}/api/v1, docs: {url}/docs)")
         if options.serve:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from basketbench_devtools.demo.console import DemoError, say
 from basketbench_devtools.demo.home import DemoPaths
+from basketbench_devtools.demo.rntuple import converted_name
 
 DEMO_SUITE = "demo"
 QUICK_SUITE = "demo-quick"
@@ -27,9 +28,19 @@ DEMO_CORPORA = (
     # ROOT's own RNTuple pages (its metadata TTrees left out): beside "physlite" on the
     # trade-off page, the TTree and RNTuple forms of ATLAS PHYSLITE
     ("physlite-rntuple", "uproot-physlite-rntuple_v1-0-0-0.root"),
+    # HZZ's events as ROOT 6.40.00's RNTupleImporter writes them (demo/rntuple.py): beside
+    # "hzz" on the trade-off page, without the shared data too
+    ("hzz-rntuple", converted_name()),
 )
 # Corpora that hold only one kind of buffer (suite `kind`): "ttree" or "rntuple".
-DEMO_KINDS = {"physlite-rntuple": "rntuple"}
+DEMO_KINDS = {"physlite-rntuple": "rntuple", "hzz-rntuple": "rntuple"}
+# --quick measures the first real corpus, and the RNTuple form of HZZ when it was converted
+QUICK_ALSO = ("hzz-rntuple",)
+# End-to-end ROOT I/O (suite "demo-io", on one release: PyROOT comes with its wheel): HZZ
+# written and read as TTree and RNTuple at two settings, one thread, caches on, warm page cache
+IO_SUITE = "demo-io"
+IO_FILE = "uproot-HZZ-zlib.root"
+IO_SETTINGS = (101, 505)
 # The synthetic generators except tlarge (8 MB of what tfloat already shows): with the real
 # corpora about 30 MB per pass, a few minutes on an idle laptop.
 DEMO_SYNTHETIC = ("event", "nanoaod-offsets", "tfloat", "tsmall", "random", "zeros")
@@ -74,7 +85,9 @@ def write_suite(paths: DemoPaths, corpora: list[tuple[str, Path]], quick: bool) 
         "min_samples = 5",
         f"target_ms = {20 if quick else 50}",
     ]
-    for corpus, path in corpora[: 1 if quick else None]:
+    chosen = corpora if not quick else corpora[:1] + [c for c in corpora[1:]
+                                                       if c[0] in QUICK_ALSO]
+    for corpus, path in chosen:
         lines += ["", "[[corpora]]", f'name = "{corpus}"', f'files = ["{path.name}"]']
         if corpus in DEMO_KINDS:
             lines.append(f'kind = "{DEMO_KINDS[corpus]}"')
@@ -84,6 +97,40 @@ def write_suite(paths: DemoPaths, corpora: list[tuple[str, Path]], quick: bool) 
     if not target.is_file() or target.read_text() != text:
         target.write_text(text)
     return target
+
+
+def write_io_suite(paths: DemoPaths) -> str | None:
+    """The end-to-end I/O suite (`[io]` table) as a worker suite file; None without HZZ."""
+    if not any(path.name == IO_FILE for _, path in available_corpora()):
+        return None
+    settings = ", ".join(map(str, IO_SETTINGS))
+    text = "\n".join([
+        "# Written by `basketbench demo`: end-to-end ROOT I/O of HZZ on one ROOT release.",
+        f'name = "{IO_SUITE}"',
+        'description = "basketbench demo: HZZ written and read by ROOT (TTree, RNTuple)"',
+        f"settings = [{settings}]",
+        "min_samples = 3",
+        "target_ms = 20",
+        "",
+        "[[corpora]]",
+        'name = "hzz"',
+        f'files = ["{IO_FILE}"]',
+        "",
+        "[io]",
+        f'files = ["{IO_FILE}"]',
+        f"settings = [{settings}]",
+        'forms = ["ttree", "rntuple"]',
+        "threads = [1]",
+        'caches = ["on"]',
+        'page_caches = ["warm"]',
+        "min_samples = 3",
+        "target_ms = 20",
+    ]) + "\n"
+    paths.suites.mkdir(parents=True, exist_ok=True)
+    target = paths.suites / f"{IO_SUITE}.toml"
+    if not target.is_file() or target.read_text() != text:
+        target.write_text(text)
+    return IO_SUITE
 
 
 def prepare_corpora(paths: DemoPaths, suite_file: Path) -> None:

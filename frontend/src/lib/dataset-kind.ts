@@ -14,6 +14,7 @@ export function datasetKindLabel(name: string, synthetic: readonly string[], kin
   if (synthetic.includes(name)) return 'synthetic data';
   const k = kinds[name];
   if (!k) return 'real ROOT baskets';
+  if (k.kind === 'synthetic') return 'synthetic data';
   if (k.kind === 'rntuple') return k.page_size ? `RNTuple pages, ${pageSize(k.page_size)}` : 'RNTuple pages';
   if (k.kind === 'mixed') return 'TTree baskets + RNTuple pages';
   return 'TTree baskets';

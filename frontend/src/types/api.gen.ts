@@ -679,6 +679,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recommend/speeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Recommend Speeds
+         * @description The speeds to rank a commit's settings with, and their evidence: an interleaved A/B
+         *     against a reference (ab), the median of the commit's runs (history) or the one run.
+         */
+        get: operations["recommend-get_recommend_speeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/recommend/groups": {
         parameters: {
             query?: never;
@@ -1092,6 +1113,11 @@ export interface components {
             finished_at: string | null;
             /** Has Document */
             has_document: boolean;
+            /**
+             * Reason
+             * @description why a failed or cancelled run stopped
+             */
+            reason?: string | null;
         };
         /** AdviseRunsOut */
         AdviseRunsOut: {
@@ -1269,6 +1295,10 @@ export interface components {
             compress_mb_s: number;
             /** Decompress Mb S */
             decompress_mb_s: number;
+            /** Compress Samples */
+            compress_samples?: number[] | null;
+            /** Decompress Samples */
+            decompress_samples?: number[] | null;
         };
         /** ChangeDetail */
         ChangeDetail: {
@@ -1973,7 +2003,7 @@ export interface components {
             checksum: string | null;
             /**
              * Kind
-             * @description ttree | rntuple | mixed (TTree baskets, RNTuple pages, both)
+             * @description ttree | rntuple | mixed (TTree baskets, RNTuple pages, both) | synthetic (a generator's data)
              */
             kind?: string | null;
             /**
@@ -2057,7 +2087,7 @@ export interface components {
             synthetic_datasets?: string[];
             /**
              * Dataset Kinds
-             * @description the datasets whose harness reported a kind: ttree | rntuple | mixed, and an RNTuple dataset's page size (null as ROOT wrote it)
+             * @description the datasets with a kind: ttree | rntuple | mixed | synthetic, and an RNTuple dataset's page size (null as ROOT wrote it)
              */
             dataset_kinds?: {
                 [key: string]: components["schemas"]["DatasetKind"];
@@ -2195,6 +2225,22 @@ export interface components {
             compressed_bytes_at_file_best: number | null;
             /** Cost At File Best */
             cost_at_file_best: number | null;
+            /**
+             * Differs
+             * @description its own best setting is not the file's
+             * @default false
+             */
+            differs: boolean;
+            /**
+             * Saving
+             * @description cost at the file's best - cost at its own
+             */
+            saving?: number | null;
+            /**
+             * Saving Bytes
+             * @description bytes at the file's best - at its own
+             */
+            saving_bytes?: number | null;
         };
         /**
          * GroupSizesIn
@@ -2245,6 +2291,17 @@ export interface components {
             compressed_bytes_per_group: number;
             /** Settings Used */
             settings_used: number;
+            /**
+             * Differing
+             * @description groups whose own best setting is not the file's; `groups` lists them first, largest saving first
+             * @default 0
+             */
+            differing: number;
+            /**
+             * Snippet
+             * @description C++ applying the file's setting and the differing groups' own settings in ROOT
+             */
+            snippet?: string | null;
         };
         /** Health */
         Health: {
@@ -2946,10 +3003,6 @@ export interface components {
         };
         /** RankedOut */
         RankedOut: {
-            /** Rank */
-            rank: number;
-            /** Label */
-            label: string;
             /** Setting */
             setting: number;
             /** Preconditioner */
@@ -2962,6 +3015,10 @@ export interface components {
             compress_mb_s: number;
             /** Decompress Mb S */
             decompress_mb_s: number;
+            /** Rank */
+            rank: number;
+            /** Label */
+            label: string;
             /** Ratio */
             ratio: number;
             /** Cost Storage */
@@ -3010,12 +3067,22 @@ export interface components {
              * @description (runner-up - best) / best total cost; null alone
              */
             margin: number | null;
-            /** Summary */
+            /**
+             * Summary
+             * @description the headline in words
+             */
             summary: string;
             /** Ranking */
             ranking: components["schemas"]["RankedOut"][];
             /** Sensitivity */
             sensitivity: components["schemas"]["CrossingOut"][];
+            /**
+             * Snippet
+             * @description C++ applying the recommended setting in ROOT: TFile, RDataFrame::Snapshot, RNTuple
+             */
+            snippet: string;
+            /** @description with speed samples for every candidate: how the winner holds when the speeds are resampled; null without samples */
+            stability?: components["schemas"]["StabilityOut"] | null;
         };
         /** Relative */
         Relative: {
@@ -3284,6 +3351,51 @@ export interface components {
             /** Compressed Bytes */
             compressed_bytes: number;
         };
+        /** SpeedEvidenceOut */
+        SpeedEvidenceOut: {
+            /** Commit */
+            commit: string;
+            /** Machine */
+            machine: string;
+            /** Dataset */
+            dataset: string;
+            /**
+             * Source
+             * @description the weakest evidence of any setting: ab (an interleaved A/B against a reference), history (the median of the commit's runs here), this-run
+             * @enum {string}
+             */
+            source: "ab" | "history" | "this-run";
+            /** Description */
+            description: string;
+            /** Speeds */
+            speeds: components["schemas"]["SpeedEvidenceRow"][];
+        };
+        /** SpeedEvidenceRow */
+        SpeedEvidenceRow: {
+            /** Setting */
+            setting: number;
+            /** Preconditioner */
+            preconditioner: string;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "ab" | "history" | "this-run";
+            /** Runs */
+            runs: number;
+            /** Compress Samples */
+            compress_samples: number[] | null;
+            /** Decompress Samples */
+            decompress_samples: number[] | null;
+        };
         /** SpeedExclusion */
         SpeedExclusion: {
             /** Tag */
@@ -3351,6 +3463,27 @@ export interface components {
             min: number | null;
             /** Max */
             max: number | null;
+        };
+        /** StabilityOut */
+        StabilityOut: {
+            /** Resamples */
+            resamples: number;
+            /** Seed */
+            seed: number;
+            /**
+             * Winners
+             * @description share of the resamples each setting wins
+             */
+            winners: components["schemas"]["WinnerShare"][];
+            /**
+             * Stable
+             * @description the winner wins at least 90 % of the resamples
+             */
+            stable: boolean;
+            /** Contenders */
+            contenders: string[];
+            /** Statement */
+            statement: string;
         };
         /** StatusIn */
         StatusIn: {
@@ -3506,6 +3639,13 @@ export interface components {
             margin: number | null;
             /** Settings */
             settings: number;
+        };
+        /** WinnerShare */
+        WinnerShare: {
+            /** Label */
+            label: string;
+            /** Share */
+            share: number;
         };
         /**
          * WorkerTagOut
@@ -6478,6 +6618,78 @@ export interface operations {
             };
         };
     };
+    "recommend-get_recommend_speeds": {
+        parameters: {
+            query: {
+                /** @description machine name, name@version or id */
+                machine: string;
+                /** @description dataset name */
+                dataset: string;
+                /** @description a commit: full sha or unique prefix */
+                commit: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpeedEvidenceOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "recommend-post_recommend_groups": {
         parameters: {
             query?: never;
@@ -7325,10 +7537,10 @@ export interface operations {
     "io-get_io_breakdown": {
         parameters: {
             query: {
-                /** @description a commit: full sha or unique prefix */
-                commit: string;
                 /** @description machine name, name@version or id */
                 machine: string;
+                /** @description default: the newest commit with end-to-end I/O results on the machine */
+                commit?: string | null;
                 /** @description <file>/<tree>, e.g. uproot-HZZ/events; default: the first available */
                 data?: string | null;
             };

@@ -74,3 +74,4 @@ export type LossySweep = Schemas['LossySweepOut'];
 export type LossyColumns = Schemas['LossyColumnsOut'];
 export type LossyPoint = Schemas['LossyPointOut'];
 export type LossyHistory = Schemas['LossyHistoryOut'];
+export type SpeedEvidence = Schemas['SpeedEvidenceOut'];

@@ -54,7 +54,11 @@ def test_per_group_settings_save_exactly_the_cheaper_groups_difference() -> None
     b = GroupSizes("t/b", "counts", 1000, 0.5, {(101, "none"): 100, (505, "none"): 150})
     out = recommend_groups([a, b], speeds, model)
     assert out["file_recommended"] == "505"  # 450 bytes against 500
-    assert [g["recommended"] for g in out["groups"]] == ["505", "101"]
+    # the branch preferring another setting than the file's comes first, with its saving
+    assert [(g["key"], g["recommended"], g["differs"]) for g in out["groups"]] == [
+        ("t/b", "101", True), ("t/a", "505", False)]
+    assert out["groups"][0]["saving_bytes"] == 50 and out["differing"] == 1
+    assert 'tree->GetBranch("b")->SetCompressionSettings(101);' in out["snippet"]
     assert out["compressed_bytes_at_file_best"] == 450
     assert out["compressed_bytes_per_group"] == 400
     per_byte = cost_of(Candidate(101, "none", 1000, 1, 50.0, 300.0), model).total

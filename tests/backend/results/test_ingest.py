@@ -314,6 +314,12 @@ def test_dataset_kind_and_page_size_reach_the_catalog(client, auth, session):
     assert kinds == {"hzz": {"kind": "ttree", "page_size": None},
                      "hzz-rntuple": {"kind": "rntuple", "page_size": None},
                      "hzz-rntuple-p65536": {"kind": "rntuple", "page_size": 65536}}
+    # a generator's data: reported as "ttree" by the harness, stored as `synthetic`
+    gen = document(datasets=("event",), seed=5)
+    gen["datasets"][0].update(kind="ttree", pages=0, page_size=None, source="synthetic:event")
+    assert client.post("/api/v1/results", json=gen, headers=auth).status_code == 201
+    kinds = client.get("/api/v1/configurations/dimensions").json()["dataset_kinds"]
+    assert kinds["event"] == {"kind": "synthetic", "page_size": None}
     for bad, reason in (({"kind": "tree"}, "kind"), ({"page_size": 0}, "page_size"),
                         ({"page_size": 2**40}, "page_size")):
         other = document(datasets=("x",), seed=7)

@@ -56,7 +56,10 @@ def run_advise(
         reporter.progress(lo + (hi - lo) * (done / total if total > 0 else 1.0))
 
     try:
-        document = advise(target, AdviseOptions(rzbench=binary), progress)
+        # this worker's recent advise speeds per build: the CPU term from their median
+        options = AdviseOptions(rzbench=binary,
+                                speed_history=settings.worker_dir / "advise-speeds.jsonl")
+        document = advise(target, options, progress)
     except AdviseError as exc:
         raise StageFailed(str(exc)) from exc
     before_upload()

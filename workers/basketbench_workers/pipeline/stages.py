@@ -9,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import re
 import shutil
 import subprocess
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -417,7 +419,11 @@ def _stages(
         record_codecs(partial, codec_set)
     record_build(partial, profile, harness(settings)[1])
     if suite.io is not None:
-        run_io_stage(suite.io, release, build.rzbench, partial, context, workdir, log_path)
+        if release is not None:
+            reporter.stage("io")  # its own stage and progress: minutes of PyROOT processes
+            reporter.progress(0.0, force=True)
+        run_io_stage(suite.io, release, build.rzbench, partial, context, workdir, log_path,
+                     progress=reporter.progress)
     _add_load_and_counts(partial, suite.count_args(dict(zip(
         (c.name for c in suite.corpora), corpora, strict=True))), build.rzbench,
         noise.summarize(load_start, load_end), log_path, deadline, launcher)
@@ -443,15 +449,27 @@ def _stages(
 
 
 def run_io_stage(spec: IoSpec, release: Release | None, rzbench: Path, document: Path,
-                 context: dict[str, Any], workdir: Path, log_path: Path) -> None:
+                 context: dict[str, Any], workdir: Path, log_path: Path,
+                 progress: Callable[[float], None] | None = None) -> None:
     """The suite's end-to-end ROOT I/O (basketbench run --io), merged into the run's one
-    document. Only a ROOT release has PyROOT here: other builds log why it is skipped."""
+    document. Only a ROOT release has PyROOT here: other builds log why it is skipped.
+    `progress` gets the share of the writes and reads measured (each a PyROOT process of
+    seconds to a minute: the run's bar moves with them)."""
     from basketbench.measure.realroot.io_bench import IoOptions, run_io
     from basketbench.measure.rootio import default_root_files
 
+    threads = len(spec.threads) or (os.cpu_count() or 1)
+    expected = len(spec.files) * len(spec.forms) * len(spec.settings) * threads * (
+        1 + len(spec.caches) * len(spec.page_caches))
+    done = 0
+
     def say(message: str) -> None:
+        nonlocal done
         with log_path.open("a") as fh:
             fh.write(message + "\n")
+        if progress is not None and (": write, " in message or ": read, " in message):
+            done += 1
+            progress(min(0.99, done / max(1, expected)))
 
     if release is None:
         say("io: skipped, end-to-end ROOT I/O needs a ROOT release (its wheel's PyROOT); this "

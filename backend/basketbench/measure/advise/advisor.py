@@ -7,20 +7,33 @@
    a sample measures them; sizes are exact and always come from every basket;
 4. rank with measure/advise/ranking per file, per type class and per branch. A branch is
    ranked with its own exact sizes and the file's speeds (the speeds of one branch's few
-   baskets would be noise).
+   baskets would be noise). The speeds the cost model uses come from evidence that does not
+   swing with the load (speed_evidence: the median of this build's recent runs on this
+   machine when there are any), and resampling them says how stable the winner is
+   (stability).
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from basketbench.measure.advise.branch_sizes import SizeGroup, aggregate
-from basketbench.measure.advise.groups import advise_group, group_candidates
-from basketbench.measure.advise.ranking import Candidate, CostModel, recommend
+from basketbench.measure.advise.groups import (
+    advise_group,
+    group_candidates,
+    lead_with_differences,
+)
+from basketbench.measure.advise.ranking import Candidate, CostModel, cost_of
+from basketbench.measure.advise.root_snippet import root_snippet
+from basketbench.measure.advise.speed_evidence import choose_speeds
+from basketbench.measure.advise.stability import recommend_stably
 from basketbench.measure.document.contract import load_document
 from basketbench.measure.rootio.corpus_format import CorpusWriter, read_corpus
 from basketbench.measure.rootio.extract import extract_corpus
@@ -49,6 +62,9 @@ class AdviseOptions:
     min_samples: int = 3
     target_ms: float = 20.0
     rzbench: Path | None = None  # None: locate_rzbench() (a worker passes its own build)
+    # where this build's recent speeds are kept (speed_evidence); None: this run's only
+    speed_history: Path | None = None
+    seed: int = 0  # of the stability resampling
 
 
 def _sample_corpus(full: Path, out: Path, budget_bytes: int) -> int:
@@ -81,22 +97,17 @@ def _sample_corpus(full: Path, out: Path, budget_bytes: int) -> int:
     return stride
 
 
-def _speeds(document: dict[str, Any]) -> dict[tuple[int, str], tuple[float, float]]:
-    out = {}
-    for r in document["results"]:
-        if r["setting"] == 0 or r.get("error"):
-            continue
-        out[(int(r["setting"]), str(r["preconditioner"]))] = (
-            float(r["compress_mbps"]["median"]),
-            float(r["decompress_mbps"]["median"]),
-        )
-    return out
-
-
 def _candidates(
     group: SizeGroup, speeds: dict[tuple[int, str], tuple[float, float]]
 ) -> list[Candidate]:
     return group_candidates(group.raw_bytes, group.compressed, speeds)
+
+
+def _load() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def advise(path: Path, options: AdviseOptions, progress: Progress | None = None) -> dict[str, Any]:
@@ -106,11 +117,11 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
         raise AdviseError(f"{path}: no such file")
     if not options.settings:
         raise AdviseError("--settings: give at least one setting")
+    load_start = _load()
     with tempfile.TemporaryDirectory(prefix="basketbench-advise-") as tmp:
         corpus = Path(tmp) / "file.bbc"
-        say("extract", 0, 1)
-        summary = extract_corpus([path], corpus, name=path.stem)
-        say("extract", 1, 1)
+        summary = extract_corpus([path], corpus, name=path.stem,
+                                 progress=lambda d, t: say("extract", d, t))
         try:
             datasets = run_sizes(
                 corpora=[corpus],
@@ -138,10 +149,19 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
         except RzbenchError as exc:
             raise AdviseError(f"{path}: rzbench failed: {exc}") from exc
         document = load_document(doc_path)
-    speeds = _speeds(document)
-    branches = datasets[0]["branches"]
+    document["load"] = {"loadavg_start": load_start, "loadavg_end": _load()}
+    return compose(path.name, summary.files[0].fcompress, datasets[0]["branches"], document,
+                   stride, options)
+
+
+def compose(file_name: str, fcompress: int, branches: list[dict[str, Any]],
+            document: dict[str, Any], stride: int, options: AdviseOptions) -> dict[str, Any]:
+    """The advice from exact sizes per branch (`rzbench sizes`) and a speeds document
+    (`rzbench bench` on the sample): the ranking, its evidence, stability and provenance."""
+    evidence = choose_speeds(document, options.speed_history)
+    speeds = evidence.speeds
     file_group = aggregate(branches, "file")[0]
-    file_group.key = path.name
+    file_group.key = file_name
     measured = [
         {
             "setting": c.setting,
@@ -155,7 +175,7 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
         for c in _candidates(file_group, speeds)
     ]
     if not measured:
-        raise AdviseError(f"{path}: no setting could be measured")
+        raise AdviseError(f"{file_name}: no setting could be measured")
     if stride == 1:
         # Speeds ran on every basket: the two rzbench commands must agree on every size.
         bench_sizes = {
@@ -167,18 +187,34 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
             key = (row["setting"], row["preconditioner"])
             if key in bench_sizes and bench_sizes[key] != row["compressed_bytes"]:
                 raise AdviseError(
-                    f"{path}: {key}: rzbench sizes says {row['compressed_bytes']} bytes, "
+                    f"{file_name}: {key}: rzbench sizes says {row['compressed_bytes']} bytes, "
                     f"bench says {bench_sizes[key]}"
                 )
-    file_rec = recommend(_candidates(file_group, speeds), options.model).as_dict()
+    file_cands = _candidates(file_group, speeds)
+    file_rec = recommend_stably(file_cands, evidence.samples, options.model, seed=options.seed)
+    best = file_rec["recommended"]
+    stability = file_rec.pop("stability")
 
     def per_group(groups: list[SizeGroup]) -> list[dict[str, Any]]:
-        return [{**g.as_dict(), **advise_group(_candidates(g, speeds), options.model)}
-                for g in groups]
+        rows = []
+        for g in groups:
+            cands = _candidates(g, speeds)
+            row = {**g.as_dict(), **advise_group(cands, options.model)}
+            own = next((c for c in cands if c.label == row["recommended"]), None)
+            at_file = next((c for c in cands if c.label == best), None)
+            row["differs"] = bool(own and at_file and own.label != at_file.label)
+            row["saving"] = (cost_of(at_file, options.model).total
+                             - cost_of(own, options.model).total) if own and at_file else None
+            row["saving_bytes"] = (at_file.compressed_bytes - own.compressed_bytes
+                                   if own and at_file else None)
+            rows.append(row)
+        return lead_with_differences(rows)
 
+    branch_rows = per_group(aggregate(branches, "branch"))
+    codecs = document.get("codecs") or {}
     return {
-        "file": path.name,
-        "fcompress": summary.files[0].fcompress,
+        "file": file_name,
+        "fcompress": fcompress,
         "raw_bytes": file_group.raw_bytes,
         "baskets": file_group.baskets,
         "branches_count": len(branches),
@@ -189,9 +225,27 @@ def advise(path: Path, options: AdviseOptions, progress: Progress | None = None)
             "target_ms": options.target_ms,
         },
         "codecs": document.get("codecs"),
-        "machine": {k: document["machine"].get(k) for k in ("cpu_model", "fingerprint_hash")},
+        "machine": {k: document["machine"].get(k)
+                    for k in ("cpu_model", "fingerprint_hash", "hostname")},
+        # what measured it: the provenance the Recommend page and the CLI print
+        "provenance": {
+            "root_version": codecs.get("root_version"),
+            "codec_set": codecs.get("set"),
+            "codec_versions": codecs.get("libraries") or {},
+            "build": document.get("build"),
+            "tool": document.get("tool"),
+            "cpu_model": document["machine"].get("cpu_model"),
+            "measured_at": document.get("created_at")
+            or datetime.fromtimestamp(time.time(), UTC).isoformat(timespec="seconds"),
+            "load": document.get("load"),
+        },
+        "speed_evidence": evidence.as_dict(),
+        "stability": stability,
         "measured": measured,
         **file_rec,
         "type_classes": per_group(aggregate(branches, "type_class")),
-        "branches": per_group(aggregate(branches, "branch")),
+        "branches": branch_rows,
+        "branches_differing": sum(1 for r in branch_rows if r["differs"]),
+        "snippet": root_snippet(best, {r["key"]: r["recommended"] for r in branch_rows
+                                       if r["differs"]}),
     }

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from basketbench.measure.advise.ranking import Candidate, CostModel, cost_of, recommend
+from basketbench.measure.advise.root_snippet import root_snippet
 
 # (setting, preconditioner) -> (compress MB/s, decompress MB/s)
 Speeds = Mapping[tuple[int, str], tuple[float, float]]
@@ -91,14 +92,20 @@ def recommend_groups(groups: Sequence[GroupSizes], speeds: Speeds,
             "cost_total": cost_of(own, model).total if own else None,
             "compressed_bytes_at_file_best": at_file.compressed_bytes if at_file else None,
             "cost_at_file_best": cost_of(at_file, model).total if at_file else None,
+            # what switching this group from the file's best to its own saves
+            "differs": bool(own and at_file and own.label != at_file.label),
+            "saving": None, "saving_bytes": None,
         }
         if own and at_file:
+            row["saving"] = row["cost_at_file_best"] - row["cost_total"]
+            row["saving_bytes"] = at_file.compressed_bytes - own.compressed_bytes
             own_cost += row["cost_total"]
             single_cost += row["cost_at_file_best"]
             own_bytes += own.compressed_bytes
             single_bytes += at_file.compressed_bytes
         rows.append(row)
     saving = single_cost - own_cost
+    rows = lead_with_differences(rows)
     return {
         "model": asdict(model),
         "file_recommended": file_best,
@@ -110,4 +117,16 @@ def recommend_groups(groups: Sequence[GroupSizes], speeds: Speeds,
         "compressed_bytes_at_file_best": single_bytes,
         "compressed_bytes_per_group": own_bytes,
         "settings_used": len({r["recommended"] for r in rows if r["recommended"]}),
+        "differing": sum(1 for r in rows if r["differs"]),
+        "snippet": root_snippet(file_best, {r["key"]: r["recommended"] for r in rows
+                                            if r["differs"]}) if file_best else None,
     }
+
+
+def lead_with_differences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The groups whose own best setting differs from the file's first, largest saving
+    first; then the others, largest first (the order the page and the CLI list them in)."""
+    return sorted(rows, key=lambda r: (
+        not r.get("differs"),
+        -(r.get("saving") or 0.0) if r.get("differs") else -r["raw_bytes"],
+        r["key"]))

@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from basketbench.measure.advise.root_snippet import root_snippet
+
 MB = 1_000_000
 TB = 1_000_000_000_000
 HOUR = 3600.0
@@ -130,15 +132,18 @@ class Recommendation:
         return self.ranking[0]
 
     def summary(self) -> str:
-        """E.g. "505 wins by 4.1 %, unless reads_per_file < 3 (then 101)"."""
-        best = self.best.candidate.label
-        margin = "alone" if math.isinf(self.margin) else f"by {100 * self.margin:.1f} %"
-        unless = [
-            f"{c.parameter} {'<' if c.direction == 'below' else '>'} {_short(c.value)}"
-            f" (then {c.winner})"
-            for c in self.sensitivity
-        ]
-        return f"{best} wins {margin}" + (", unless " + " or ".join(unless) if unless else "")
+        """The headline in words, e.g. "ZSTD-5 (505) costs the least: 4.1 % less total cost
+        than ZLIB-1 (101), the runner-up; ZLIB-1 (101) instead if a file is read fewer than
+        3 times"."""
+        best = setting_words(self.best.candidate.label)
+        if math.isinf(self.margin):
+            return f"{best} is the only measured setting"
+        runner_up = setting_words(self.ranking[1].candidate.label)
+        head = (f"{best} costs the least: {100 * self.margin:.1f} % less total cost than "
+                f"{runner_up}, the runner-up")
+        unless = [f"{setting_words(c.winner)} instead if {crossing_words(c)}"
+                  for c in self.sensitivity]
+        return head + ("; " + "; ".join(unless) if unless else "")
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -161,11 +166,44 @@ class Recommendation:
                 for r in self.ranking
             ],
             "sensitivity": [asdict(c) for c in self.sensitivity],
+            "snippet": root_snippet(self.best.candidate.label),
         }
 
 
 def _short(value: float) -> str:
     return f"{value:.3g}"
+
+
+CODEC_NAMES = {0: "uncompressed", 1: "ZLIB", 2: "LZMA", 3: "old ZLIB", 4: "LZ4", 5: "ZSTD"}
+
+
+def setting_words(label: str) -> str:
+    """"505" as "ZSTD-5 (505)", "505+shuffle" as "ZSTD-5 + shuffle (505+shuffle)"."""
+    setting, _, pre = label.partition("+")
+    try:
+        number = int(setting)
+    except ValueError:
+        return label
+    name = CODEC_NAMES.get(number // 100, f"algorithm {number // 100}")
+    words = name if number == 0 else f"{name}-{number % 100}"
+    return f"{words}{' + ' + pre if pre else ''} ({label})"
+
+
+# (below, above): what a crossing of each cost-model parameter means, in words
+_CROSSING_WORDS = {
+    "reads_per_file": ("a file is read fewer than {} times", "a file is read more than {} times"),
+    "storage_per_tb_month": ("storage costs less than {} per TB-month",
+                             "storage costs more than {} per TB-month"),
+    "cpu_per_core_hour": ("a core-hour costs less than {}", "a core-hour costs more than {}"),
+    "network_mb_per_s": ("the network is slower than {} MB/s",
+                         "the network is faster than {} MB/s"),
+}
+
+
+def crossing_words(c: Crossing) -> str:
+    below, above = _CROSSING_WORDS.get(c.parameter, (c.parameter + " < {}",
+                                                     c.parameter + " > {}"))
+    return (below if c.direction == "below" else above).format(_short(c.value))
 
 
 def pareto_set(candidates: Sequence[Candidate]) -> set[int]:

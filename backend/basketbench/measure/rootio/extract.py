@@ -238,6 +238,8 @@ class _Extractor:
         self.kinds = kinds
         self.log = log
         self.messages: list[str] = []
+        self.progress: Callable[[int], None] | None = None
+        self.read_bytes = 0  # on-disk bytes of what was extracted, for `progress`
 
     def note(self, message: str) -> None:
         self.messages.append(message)
@@ -306,6 +308,9 @@ class _Extractor:
             summary.root_compressed_bytes += record.root_compressed_bytes
             summary.compressed_baskets += record.root_compressed is not None
             summary.embedded_baskets += record.embedded
+            if self.progress is not None:
+                self.read_bytes += record.root_compressed_bytes or record.raw[1]
+                self.progress(self.read_bytes)
 
         for name, cycle in trees:
             tree = read_object(root_file, f"{name};{cycle}", f"{path.name}: TTree {name!r}")
@@ -426,8 +431,13 @@ def extract_corpus(
     tree: str | None = None,
     log: Log | None = None,
     kinds: Iterable[str] = ("basket", "page"),
+    progress: Callable[[int, int], None] | None = None,
 ) -> CorpusSummary:
-    """Extract all baskets and pages of `paths` into the corpus file `out` (written atomically)."""
+    """Extract all baskets and pages of `paths` into the corpus file `out` (written atomically).
+
+    `progress(done, total)` follows the bytes read: the on-disk bytes of the baskets and pages
+    extracted so far against the input files' sizes (headers and metadata make up the rest;
+    the last call is (total, total))."""
     out = Path(out)
     inputs = [Path(p) for p in paths]
     if not inputs:
@@ -440,7 +450,14 @@ def extract_corpus(
         if not wanted or not wanted <= {"basket", "page"}:
             raise ExtractionError(f"kinds must name 'basket' and/or 'page', got {sorted(wanted)}")
         extractor = _Extractor(writer, log or (lambda _msg: None), wanted)
+        total = sum(p.stat().st_size for p in inputs if p.is_file())
+        if progress is not None:
+            report = progress
+            extractor.progress = lambda done: report(min(done, total), total)
+            report(0, total)
         files = [s for p in inputs if (s := extractor.extract_file(p, tree)) is not None]
+        if progress is not None:
+            progress(total, total)
         if not files:
             raise ExtractionError(
                 "nothing to extract: no TTree baskets or RNTuple pages in "

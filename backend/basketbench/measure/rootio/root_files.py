@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from basketbench.measure.paths import repo_root
@@ -27,15 +28,25 @@ def shared_root_files_dir() -> Path:
     return repo_root().parent / "shared" / "data" / "root-files"
 
 
+def converted_root_files_dir() -> Path:
+    """Real files converted here by a ROOT release (the demo's HZZ as an RNTuple, written by
+    ROOT's RNTupleImporter): under $BASKETBENCH_CACHE_DIR or ~/.cache/basketbench."""
+    base = os.environ.get("BASKETBENCH_CACHE_DIR")
+    return (Path(base) if base else Path.home() / ".cache" / "basketbench") / "converted-root-files"
+
+
 def default_root_files() -> list[Path]:
-    """The shared real files if the checkout sits next to them, else the testdata wheel's.
+    """The shared real files if the checkout sits next to them, else the testdata wheel's;
+    and the files a ROOT release converted here (converted_root_files_dir) in both cases.
 
     Never touches the network: files that scikit-hep-testdata would download
     are left out. Raises FileNotFoundError with a hint when neither exists.
     """
+    converted = converted_root_files_dir()
+    extra = sorted(converted.glob("*.root")) if converted.is_dir() else []
     shared = shared_root_files_dir()
     if shared.is_dir():
-        return sorted(shared.glob("*.root"))
+        return sorted(shared.glob("*.root")) + extra
     try:
         from importlib import resources
 
@@ -46,4 +57,4 @@ def default_root_files() -> list[Path]:
             "installed (pip install 'basketbench[demo]')"
         ) from exc
     found = [Path(str(data / name)) for name in TESTDATA_FILES]
-    return [p for p in found if p.is_file()]
+    return [p for p in found if p.is_file()] + extra

@@ -83,6 +83,14 @@ def results_table(doc: dict[str, Any]) -> Table:
     return table
 
 
+def setting_text(file_setting: int, page_settings: list[int | None]) -> str:
+    """The file's setting, or its pages' own ("pages 505 (file 101)") when it holds pages."""
+    if not page_settings:
+        return str(file_setting)
+    own = sorted({s if s else file_setting for s in page_settings})
+    return f"pages {', '.join(map(str, own))} (file {file_setting})"
+
+
 def corpus_table(corpus: Corpus) -> Table:
     """One row per source file. "ROOT bytes" is what ROOT wrote after the baskets' keys
     (fNbytes - fKeylen summed): the compressed blocks plus the baskets it stored uncompressed
@@ -90,9 +98,11 @@ def corpus_table(corpus: Corpus) -> Table:
     Embedded baskets live inside their TBranch, not in keys, and are in neither."""
     table = Table(title=f"corpus {corpus.name!r} ({corpus.path})", caption=corpus.created_by)
     table.add_column("file")
-    table.add_column("fCompress", justify="right")
-    table.add_column("trees")
+    # an RNTuple's pages carry their own setting (505) whatever the TFile says (101)
+    table.add_column("setting", justify="right")
+    table.add_column("trees / RNTuples")
     table.add_column("baskets", justify="right")
+    table.add_column("pages", justify="right")
     table.add_column("compressed", justify="right")
     table.add_column("stored", justify="right")
     table.add_column("embedded", justify="right")
@@ -103,6 +113,7 @@ def corpus_table(corpus: Corpus) -> Table:
     table.add_column("ROOT ratio", justify="right")
     for index, file in enumerate(corpus.files):
         baskets = [b for b in corpus.baskets if b.file == index]
+        pages = [b for b in baskets if b.kind == "page"]
         compressed = [b for b in baskets if b.root_compressed is not None]
         stored = [b for b in baskets if b.root_compressed is None and not b.embedded]
         compressed_bytes = sum(b.root_compressed_bytes for b in compressed)
@@ -112,9 +123,10 @@ def corpus_table(corpus: Corpus) -> Table:
         trees = sorted({b.tree for b in baskets})
         table.add_row(
             escape(file.path),
-            str(file.fcompress),
+            setting_text(file.fcompress, [b.fcompress for b in pages]),
             escape(", ".join(trees)),
-            str(len(baskets)),
+            str(len(baskets) - len(pages)),
+            str(len(pages)),
             str(len(compressed)),
             str(len(stored)),
             str(sum(b.embedded for b in baskets)),

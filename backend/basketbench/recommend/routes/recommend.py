@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
@@ -12,6 +13,7 @@ from basketbench.core.errors import Invalid, NotFound
 from basketbench.measure.advise.branch_sizes import aggregate
 from basketbench.measure.advise.groups import GroupSizes, recommend_groups
 from basketbench.measure.advise.ranking import Candidate, CostModel, recommend
+from basketbench.measure.advise.stability import recommend_stably
 from basketbench.models import Dataset
 from basketbench.recommend import branch_sizes
 from basketbench.recommend.history import winners_over_history
@@ -25,7 +27,9 @@ from basketbench.recommend.schemas import (
     RecommendGroupsIn,
     RecommendHistoryOut,
     RecommendIn,
+    SpeedEvidenceOut,
 )
+from basketbench.recommend.speed_evidence import speed_evidence
 from basketbench.web.deps import ReadAccess, SessionDep, TokenDep
 
 router = APIRouter(tags=["recommend"], dependencies=[ReadAccess])
@@ -35,8 +39,22 @@ router = APIRouter(tags=["recommend"], dependencies=[ReadAccess])
 def post_recommend(body: RecommendIn) -> Any:
     """Ranking, Pareto set, margin and sensitivity of the given measured settings."""
     model = CostModel(**body.model.model_dump())
-    candidates = [Candidate(**c.model_dump()) for c in body.candidates]
+    fields = ("setting", "preconditioner", "raw_bytes", "compressed_bytes", "compress_mb_s",
+              "decompress_mb_s")
+    candidates = [Candidate(**c.model_dump(include=set(fields))) for c in body.candidates]
+    samples: dict[tuple[int, str], tuple[Sequence[float], Sequence[float]]] = {
+        (c.setting, c.preconditioner): (c.compress_samples, c.decompress_samples)
+        for c in body.candidates if c.compress_samples and c.decompress_samples}
+    if len(samples) == len(candidates):
+        return recommend_stably(candidates, samples, model)
     return recommend(candidates, model).as_dict()
+
+
+@router.get("/recommend/speeds", response_model=SpeedEvidenceOut)
+def get_recommend_speeds(session: SessionDep, machine: str, dataset: str, commit: str) -> Any:
+    """The speeds to rank a commit's settings with, and their evidence: an interleaved A/B
+    against a reference (ab), the median of the commit's runs (history) or the one run."""
+    return speed_evidence(session, machine, dataset, commit)
 
 
 @router.post("/recommend/groups", response_model=GroupsRecommendationOut)

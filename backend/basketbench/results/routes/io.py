@@ -15,7 +15,10 @@ router = APIRouter(tags=["io"], dependencies=[ReadAccess])
 
 @router.get("/io/breakdown", response_model=IoBreakdownOut)
 def get_io_breakdown(
-    session: SessionDep, commit: str, machine: str,
+    session: SessionDep, machine: str,
+    commit: Annotated[str | None, Query(max_length=100, description="default: the newest "
+                                        "commit with end-to-end I/O results on the machine")]
+    = None,
     data: Annotated[str | None, Query(max_length=300, description="<file>/<tree>, e.g. "
                                       "uproot-HZZ/events; default: the first available")] = None,
 ) -> IoBreakdownOut:

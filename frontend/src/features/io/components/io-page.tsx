@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { useCommits, latestCommit } from '@/api/get-commits';
+import { useCommits } from '@/api/get-commits';
 import { useDimensions } from '@/api/get-dimensions';
 import { CommitSelect } from '@/components/ui/commit-select';
 import { PageHeader, SelectField } from '@/components/ui/field';
@@ -33,14 +33,12 @@ export function IoPage() {
 
   useEffect(() => {
     if (!dims.data || !commits.data) return;
+    // No commit in the URL: the API answers for the newest commit with I/O results on the
+    // machine (only ROOT releases measure end-to-end I/O, the newest commit often has none).
     const patch: Partial<typeof state> = {};
-    if (!state.commit) {
-      const latest = latestCommit(commits.data.items);
-      if (latest) patch.commit = latest.sha;
-    }
     if (!state.machine && dims.data.machines[0]) patch.machine = dims.data.machines[0];
     if (Object.keys(patch).length) set(patch, { replace: true });
-  }, [dims.data, commits.data, state.commit, state.machine, set]);
+  }, [dims.data, commits.data, state.machine, set]);
 
   const q = useIoBreakdown({ commit: state.commit, machine: state.machine, data: state.data || undefined });
   const dir: Direction = state.dir === 'write' ? 'write' : 'read';
@@ -68,7 +66,7 @@ export function IoPage() {
         how much of it is the codec alone (rzbench on the same baskets, same release).
       </PageHeader>
       <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="end-to-end I/O selection">
-        <CommitSelect name="commit" label="Commit" value={state.commit} onChange={(v) => set({ commit: v })} />
+        <CommitSelect name="commit" label="Commit" value={state.commit || data?.commit || ''} onChange={(v) => set({ commit: v })} />
         <SelectField name="machine" label="Machine" value={state.machine} options={opts(dims.data.machines)} onChange={(v) => set({ machine: v })} />
         <SelectField name="data" label="Data (file/tree)" value={data?.data ?? state.data} options={opts(data?.data_available ?? [])} onChange={(v) => set({ data: v })} />
         <SelectField name="form" label="Form" value={state.form} options={opts(['ttree', 'rntuple'], (v) => (v === 'ttree' ? 'TTree' : 'RNTuple'))} onChange={(v) => set({ form: v })} />

@@ -59,7 +59,11 @@ export function AdviseRuns({ onLoad, onError }: { onLoad: (a: AdviceFile, runId:
                 <td>{r.run_id}</td>
                 <td>{r.tag}</td>
                 <td>{r.path}</td>
-                <td>{r.status}{r.stage && r.status === 'running' ? ` (${r.stage})` : ''}</td>
+                <td>
+                  {r.status}
+                  {r.stage && r.status === 'running' ? ` (${r.stage})` : ''}
+                  {r.reason && <div className="error" data-testid="advise-reason">{r.reason}</div>}
+                </td>
                 <td><progress max={1} value={r.progress} aria-label={`run ${r.run_id} progress`} /> {Math.round(100 * r.progress)} %</td>
                 <td>
                   {r.has_document && (

@@ -6,6 +6,7 @@ import { ErrorState, Spinner } from '@/components/ui/states';
 import { settingLabel } from '@/lib/format';
 import type { CostModel, GroupSizes, SettingSpeeds } from '@/types/api';
 import { useGroupRecommendation } from '../api/post-recommend-groups';
+import { RootSnippet } from './provenance';
 
 const PAGE = 20;
 
@@ -18,8 +19,23 @@ function labelText(label: string | null): string {
   return `${settingLabel(Number(setting))}${pre ? `+${pre}` : ''} (${label})`;
 }
 
-export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: GroupSizes[]; speeds: SettingSpeeds[]; model: CostModel }) {
-  const { kind, groups, speeds, model } = props;
+/** What a group's own summary adds after the headline: "...; X instead if ...", one per line. */
+const unlessClauses = (summary: string) => (summary.includes('; ') ? summary.slice(summary.indexOf('; ') + 2).split('; ') : []);
+
+function Unless({ summary }: { summary: string }) {
+  const clauses = unlessClauses(summary);
+  if (clauses.length === 0) return null;
+  // the nearest change first; the others on hover (each row would otherwise be a paragraph)
+  return (
+    <span title={clauses.join('\n')}>
+      {clauses[0]}
+      {clauses.length > 1 ? ` (+${clauses.length - 1} more)` : ''}
+    </span>
+  );
+}
+
+export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: GroupSizes[]; speeds: SettingSpeeds[]; model: CostModel; currency: string }) {
+  const { kind, groups, speeds, model, currency } = props;
   const [shown, setShown] = useState(PAGE);
   const rec = useGroupRecommendation(groups, speeds, model);
   const noun = kind === 'branch' ? 'branch' : 'type class';
@@ -28,7 +44,9 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
   if (rec.error) return <ErrorState error={rec.error} retry={() => void rec.refetch()} />;
   if (!rec.data) return <Spinner label={`Ranking per ${noun}…`} />;
   const d = rec.data;
-  const rows = [...d.groups].sort((a, b) => b.raw_bytes - a.raw_bytes || a.key.localeCompare(b.key));
+  // the server's order: the groups preferring another setting than the file's first, largest
+  // saving first, then the others largest first
+  const rows = d.groups;
   const visible = kind === 'branch' ? rows.slice(0, shown) : rows;
   const rest = rows.slice(visible.length);
   const restShare = rest.reduce((s, r) => s + r.share, 0);
@@ -39,8 +57,11 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
       <p data-testid={`saving-${kind}`} data-saving-fraction={d.saving_fraction}>
         {d.file_recommended ? (
           <>
-            A setting per {noun} ({d.settings_used} different) costs {d.cost_per_group.toPrecision(4)} against {d.cost_at_file_best.toPrecision(4)} for the file&apos;s single best
-            setting {labelText(d.file_recommended)}: it saves {pct(d.saving_fraction)} of the total cost ({bytes(d.compressed_bytes_per_group)} instead of{' '}
+            <span data-testid={`differing-${kind}`} data-differing={d.differing}>
+              {d.differing} of {rows.length} {plural} prefer another setting than the file&apos;s {labelText(d.file_recommended)}
+            </span>
+            {kind === 'branch' ? ' (listed first, largest saving first)' : ''}. A setting per {noun} ({d.settings_used} different) costs {d.cost_per_group.toPrecision(4)} {currency} per file against{' '}
+            {d.cost_at_file_best.toPrecision(4)} {currency} with the file&apos;s single best setting: it saves {pct(d.saving_fraction)} of the total cost ({bytes(d.compressed_bytes_per_group)} instead of{' '}
             {bytes(d.compressed_bytes_at_file_best)} compressed bytes).
           </>
         ) : (
@@ -50,14 +71,14 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
       <table className="table">
         <thead>
           <tr>
-            {[noun, ...(kind === 'branch' ? ['type class'] : []), 'share of the file', 'recommended', 'margin', 'compressed bytes', `bytes at ${d.file_recommended ?? 'file best'}`, 'cost', `cost at ${d.file_recommended ?? 'file best'}`, 'unless'].map((h) => (
+            {[noun, ...(kind === 'branch' ? ['type class'] : []), '% of the file (uncompressed)', 'its best setting', 'margin (% of total cost)', 'compressed bytes', `bytes at ${d.file_recommended ?? 'file best'}`, `cost [${currency}]`, `cost at ${d.file_recommended ?? 'file best'} [${currency}]`, `switching saves (% of the file's cost, bytes)`, 'unless'].map((h) => (
               <th key={h}>{h}</th>
             ))}
           </tr>
         </thead>
         <tbody>
           {visible.map((g) => (
-            <tr key={g.key} data-testid="group-row" data-key={g.key} data-recommended={g.recommended ?? ''}>
+            <tr key={g.key} data-testid="group-row" data-key={g.key} data-recommended={g.recommended ?? ''} data-differs={g.differs ? 'true' : 'false'}>
               <td>{g.key}</td>
               {kind === 'branch' && <td>{g.type_class ?? '–'}</td>}
               <td>{pct(g.share)}</td>
@@ -67,7 +88,12 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
               <td>{bytes(g.compressed_bytes_at_file_best)}</td>
               <td>{g.cost_total == null ? '–' : g.cost_total.toPrecision(3)}</td>
               <td>{g.cost_at_file_best == null ? '–' : g.cost_at_file_best.toPrecision(3)}</td>
-              <td className="muted">{g.summary.includes(', unless ') ? g.summary.slice(g.summary.indexOf(', unless ') + 9) : ''}</td>
+              <td title={g.saving != null ? `${g.saving.toPrecision(3)} ${currency} per file` : undefined}>
+                {g.differs && g.saving != null && d.cost_at_file_best > 0 ? `${((100 * g.saving) / d.cost_at_file_best).toFixed(3)} %, ${bytes(g.saving_bytes)} B` : '–'}
+              </td>
+              <td className="muted">
+                <Unless summary={g.summary} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -80,6 +106,7 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
           </button>
         </p>
       )}
+      {kind === 'branch' && d.snippet && d.differing > 0 && <RootSnippet snippet={d.snippet} title="Apply the per-branch settings in ROOT" />}
     </section>
   );
 }

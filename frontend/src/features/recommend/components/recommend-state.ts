@@ -11,6 +11,8 @@ export const recommendSchema = {
   dataset: str(),
   /** an advise run whose stored advice is ranked instead of the tracker's results; 0 = none */
   advise: num(0),
+  /** the currency the prices are given in (a label: costs are not converted) */
+  currency: str('USD'),
   // the cost model, named as the API names it (and as the sliders are)
   storage_per_tb_month: num(DEFAULT_MODEL.storage_per_tb_month),
   months: num(DEFAULT_MODEL.months),

@@ -9,6 +9,7 @@ import { useUrlState } from '@/lib/url-state';
 import type { Candidate, CostModel } from '@/types/api';
 import { useAdvice } from '../api/advise-runs';
 import { useBranchSizes } from '../api/get-branch-sizes';
+import { useSpeedEvidence } from '../api/get-speeds';
 import { useRecommendation } from '../api/post-recommend';
 import { modelOf, modelPatch, recommendSchema } from '../components/recommend-state';
 import { fromTradeoff, parseAdvice, speedsOf, toGroupSizes, type AdviceFile } from '../utils/candidates';
@@ -26,7 +27,9 @@ export function useRecommendData() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the model's fields, not the whole state
     [state.storage_per_tb_month, state.months, state.cpu_per_core_hour, state.reads_per_file, state.writes_per_file, state.network_mb_per_s],
   );
-  const commit = commits.data ? (latestCommit(commits.data.items)?.sha ?? '') : '';
+  const newest = commits.data ? latestCommit(commits.data.items) : undefined;
+  const commit = newest?.sha ?? '';
+  const committedAt = newest?.date ?? null;
 
   // Resolve defaults into the URL (replace, no history entry), as the other pages do.
   useEffect(() => {
@@ -55,10 +58,26 @@ export function useRecommendData() {
   const [tradeoff] = useTradeoffs(
     tracker ? [{ commit, machine, dataset, preconditioner: 'none', dictionary_size: 0, basket_size: 0, mode: 'basket', threads: 1 }] : [],
   );
-  const candidates: Candidate[] = useMemo(
-    () => advice?.candidates ?? (tracker && tradeoff?.data ? fromTradeoff(tradeoff.data.points, 'none') : []),
-    [advice, tracker, tradeoff?.data],
-  );
+  // The tracker's speeds from evidence that does not swing with the load (an A/B against a
+  // reference, the median of the commit's runs), with their samples for the stability; the
+  // trade-off points' medians only when that answer is missing.
+  const evidence = useSpeedEvidence(machine, dataset, commit, tracker);
+  const candidates: Candidate[] = useMemo(() => {
+    if (advice) return advice.candidates;
+    if (!tracker) return [];
+    if (evidence.data && evidence.data.speeds.length > 0) {
+      return evidence.data.speeds.map((s) => ({
+        setting: s.setting,
+        preconditioner: 'none' as const,
+        raw_bytes: s.raw_bytes,
+        compressed_bytes: s.compressed_bytes,
+        compress_mb_s: s.compress_mb_s,
+        decompress_mb_s: s.decompress_mb_s,
+        ...(s.compress_samples && s.decompress_samples ? { compress_samples: s.compress_samples, decompress_samples: s.decompress_samples } : {}),
+      }));
+    }
+    return evidence.isPending && evidence.fetchStatus !== 'idle' ? [] : tradeoff?.data ? fromTradeoff(tradeoff.data.points, 'none') : [];
+  }, [advice, tracker, tradeoff?.data, evidence.data, evidence.isPending, evidence.fetchStatus]);
   const rec = useRecommendation(candidates, model);
   // Per type class and per branch: the advise file's groups, or the tracker's stored branch sizes.
   const storedTypeClasses = useBranchSizes(commit, dataset, 'type_class', tracker);
@@ -77,7 +96,7 @@ export function useRecommendData() {
   /** Rank an advise --json file from disk (runId undefined) or an advise run's stored advice. */
   const loadAdvice = (a: AdviceFile, runId?: number) => {
     setFileAdvice(runId === undefined ? a : null);
-    set({ advise: runId ?? 0, ...(a.model ? modelPatch(a.model) : {}) });
+    set({ advise: runId ?? 0, ...(a.model ? modelPatch(a.model) : {}), ...(a.currency ? { currency: a.currency } : {}) });
     setAdviceError(null);
   };
   /** Back to the tracker's results for another machine or dataset. */
@@ -86,10 +105,12 @@ export function useRecommendData() {
     set({ ...patch, advise: 0 });
   };
   const setModel = (patch: Partial<CostModel>) => set(modelPatch(patch), { replace: true });
+  const setCurrency = (currency: string) => set({ currency }, { replace: true });
 
   return {
-    dims, commits, machine, dataset, commit, model, advice, candidates, rec, typeClassGroups, branchGroups, speeds, loading,
+    dims, commits, machine, dataset, commit, committedAt, model, advice, candidates, rec, typeClassGroups, branchGroups, speeds, loading,
+    currency: state.currency || 'USD', trackerEvidence: tracker ? (evidence.data?.description ?? null) : null, trackerCodecs: tracker ? (tradeoff?.data?.codecs ?? null) : null,
     adviceError: adviceError ?? (state.advise ? runAdvice.error : null),
-    setAdviceError, loadAdvice, choose, setModel,
+    setAdviceError, loadAdvice, choose, setModel, setCurrency,
   };
 }

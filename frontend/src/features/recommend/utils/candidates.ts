@@ -37,6 +37,47 @@ export interface AdviceFile {
   /** per type class and per branch (older advise files may lack them: empty) */
   typeClasses: GroupSizes[];
   branches: GroupSizes[];
+  /** what measured it and how stable the answer is (advise files before these lack them: null) */
+  provenance: AdviceProvenance | null;
+  stability: AdviceStability | null;
+  speedEvidence: string | null;
+  currency: string | null;
+}
+
+export interface AdviceProvenance {
+  root_version: string | null;
+  codec_set: string | null;
+  codec_versions: Record<string, string>;
+  cpu_model: string | null;
+  measured_at: string | null;
+}
+
+export interface AdviceStability {
+  statement: string;
+  stable: boolean;
+  contenders: string[];
+}
+
+const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function provenanceOf(v: unknown): AdviceProvenance | null {
+  const p = obj(v);
+  if (!p) return null;
+  const versions = obj(p.codec_versions) ?? {};
+  return {
+    root_version: strOrNull(p.root_version),
+    codec_set: strOrNull(p.codec_set),
+    codec_versions: Object.fromEntries(Object.entries(versions).filter(([, x]) => typeof x === 'string')) as Record<string, string>,
+    cpu_model: strOrNull(p.cpu_model),
+    measured_at: strOrNull(p.measured_at),
+  };
+}
+
+function stabilityOf(v: unknown): AdviceStability | null {
+  const s = obj(v);
+  if (!s || typeof s.statement !== 'string') return null;
+  return { statement: s.statement, stable: s.stable === true, contenders: Array.isArray(s.contenders) ? s.contenders.filter((c): c is string => typeof c === 'string') : [] };
 }
 
 /** The speeds of each measured setting: what the server needs to rank a group's sizes. */
@@ -75,7 +116,10 @@ export function parseAdvice(text: string): AdviceFile {
   } catch {
     throw new Error('not a JSON file');
   }
-  const d = doc as { file?: unknown; measured?: unknown; model?: unknown; type_classes?: unknown; branches?: unknown };
+  const d = doc as {
+    file?: unknown; measured?: unknown; model?: unknown; type_classes?: unknown; branches?: unknown;
+    provenance?: unknown; stability?: unknown; speed_evidence?: unknown; currency?: unknown;
+  };
   if (!Array.isArray(d.measured) || d.measured.length === 0) throw new Error('no "measured" list: is this `basketbench advise --json` output?');
   const candidates = d.measured.map((m: Record<string, unknown>, i: number) => {
     for (const f of NUM_FIELDS) {
@@ -97,5 +141,9 @@ export function parseAdvice(text: string): AdviceFile {
     model,
     typeClasses: toGroupSizes(d.type_classes, 'type_classes'),
     branches: toGroupSizes(d.branches, 'branches'),
+    provenance: provenanceOf(d.provenance),
+    stability: stabilityOf(d.stability),
+    speedEvidence: strOrNull(obj(d.speed_evidence)?.description),
+    currency: strOrNull(d.currency),
   };
 }
