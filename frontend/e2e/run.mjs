@@ -927,6 +927,38 @@ async function main() {
       await page.close();
     });
 
+    await test('lossy floats: a column\'s bytes against its error per representation, physics, history', async () => {
+      const page = await openPage(context);
+      const lossy = data.lossy;
+      await page.goto(url('/lossy'));
+      await page.waitForSelector(rendered('lossy-tradeoff'), { timeout: 30_000 });
+      const traces = await page.evaluate(() => {
+        const gd = document.querySelector('[data-plot="lossy-tradeoff"] .js-plotly-plot');
+        return gd._fullData.map((t) => ({ name: t.name, n: t.x.length }));
+      });
+      const names = traces.map((t) => t.name).join(',');
+      check(names === 'full,half,trunc,quant', `one trace per representation kind (${names})`);
+      check(traces.find((t) => t.name === 'trunc')?.n === 3, 'trunc at the 3 seeded bit widths');
+      const rows = await page.locator('[data-testid="lossy-table"] tbody tr').count();
+      check(rows === 8, `table: full, half, 3 trunc and 3 quant (${rows} rows)`);
+      const starred = await page.locator('[data-testid="lossy-table"] tbody tr', { hasText: '★' }).count();
+      check(starred >= 2, `the representations nothing beats are starred (${starred})`);
+      const physics = await page.locator('[data-testid="lossy-physics"]').innerText();
+      check(physics.includes('dimuon mass'), 'the dimuon mass computed from the muon columns');
+      const sweepOption = await page.locator('select[name="sweep"]').inputValue();
+      check(sweepOption === String(lossy.sweep), `opens on the newest sweep (${sweepOption})`);
+      await page.selectOption('select[name="rep"]', 'trunc16');
+      await page.waitForSelector(rendered('lossy-history'), { timeout: 30_000 });
+      const points = await page.evaluate(() => {
+        const gd = document.querySelector('[data-plot="lossy-history"] .js-plotly-plot');
+        return gd._fullData[0].x.length;
+      });
+      check(points === 2, `history over the two commits with a sweep (${points} points)`);
+      await page.screenshot({ path: path.join(SHOTS, 'lossy.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('release names: commits of ROOT releases named in the pickers and the inbox', async () => {
       const page = await openPage(context);
       await page.goto(url(`/compare?base=${rel.commits[0]}&head=${rel.commits[1]}&machine=${rel.machine}`));

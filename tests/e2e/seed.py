@@ -32,7 +32,9 @@ import urllib.request
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from basketbench.measure.lossy.sweep import SweepOptions, sweep
 from basketbench.measure.realroot.releases import lookup, release_commit_sha
+from basketbench.measure.rootio.root_files import default_root_files
 
 REPOSITORY = "root-project/root"
 RETRIES = 10
@@ -429,6 +431,17 @@ def io_document(commit: str, created: datetime) -> dict[str, Any]:
     }
 
 
+def seed_lossy(base: str, token: str, shas: list[str]) -> dict[str, Any]:
+    """A real `basketbench lossy` sweep of HZZ's muons (rzbench on this machine), stored on
+    the two newest commits: the Lossy floats page's plot, tables and two-point history."""
+    hzz = next(p for p in default_root_files() if p.name == "uproot-HZZ.root")
+    doc = sweep(hzz, SweepOptions(settings=[505, 404], bits=[12, 16, 20], columns=["Muon_*"]))
+    ids = [request(base, "POST", "/lossy-sweeps", {"commit": sha, "document": doc}, token)["id"]
+           for sha in shas]
+    return {"sweep": ids[-1], "file": doc["file"], "columns": doc["columns"],
+            "rows": len(doc["results"])}
+
+
 def push_payload(shas: list[str], start: datetime) -> dict[str, Any]:
     messages = [
         "io: reserve basket buffers up front",
@@ -610,6 +623,7 @@ def main() -> None:
     request(base, "POST", "/results", io_document(shas[-1], start + timedelta(hours=2)),
             args.token)
     releases = seed_releases(base, args.token, shas, start)
+    lossy = seed_lossy(base, args.token, shas[-2:])
 
     # Move the queue along as workers would: most runs done, the newest commit's
     # runs in flight (one failed with its log tail).
@@ -659,6 +673,7 @@ def main() -> None:
             "documents": documents,
             "run_ids": run_ids,
             "io": {"machine": MACHINES[0][0], "commit": shas[-1], "data": IO_DATA},
+            "lossy": lossy,
             "counts": {"machine": MACHINES[0][0], "commit": shas[-1], "dataset": DATASETS[0][0],
                        **counts},
         },
