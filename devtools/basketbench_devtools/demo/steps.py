@@ -78,8 +78,9 @@ def run_demo(options: DemoOptions) -> None:
 
     migrate(env)
     suite = prepare_suite(paths, options.quick)
-    token = demo_token(env, paths)
-    env["BASKETBENCH_API_TOKEN"] = token  # the embedded worker's token too
+    token = demo_token(env, paths)  # a user token: triggers the runs
+    machine_token = demo_token(env, paths, "machine")
+    env["BASKETBENCH_API_TOKEN"] = machine_token  # the embedded worker's
 
     say(f"starting the API on {url} (log: {paths.server_log})")
     server = Server(env, options.host, options.port, paths.server_log)
@@ -97,8 +98,8 @@ def run_demo(options: DemoOptions) -> None:
             )
             # Stored after the releases: commit order follows arrival for unrelated commits.
             record_commit(settings, git_commit_info(root, sha))
-            run = _measure_checkout(client, token, sha, tag, suite, options.rerun, follow_run,
-                                    server)
+            run = _measure_checkout(client, (token, machine_token), sha, tag, suite,
+                                    options.rerun, follow_run, server)
             print_summaries(client, release_runs, run, sha)
         page = "/" if serves_dashboard(url) else "/docs"
         say(f"dashboard: {url}{page}   (API: {url}/api/v1, docs: {url}/docs)")
@@ -130,11 +131,13 @@ def _announce(root: Path, sha: str, tag: str) -> Settings:
     return settings
 
 
-def _measure_checkout(client: httpx.Client, token: str, sha: str, tag: str, suite: str,
-                      rerun: bool, follow_run: Callable[[int], dict[str, Any]],
+def _measure_checkout(client: httpx.Client, tokens: tuple[str, str], sha: str, tag: str,
+                      suite: str, rerun: bool, follow_run: Callable[[int], dict[str, Any]],
                       server: Server) -> dict[str, Any]:
     """The run of this checkout's commit: the one measured already (unless --rerun), else a
-    new one, followed to its end (marked failed on Ctrl-C)."""
+    new one, followed to its end (marked failed on Ctrl-C, with the worker's machine token:
+    the one that claimed it). ``tokens``: (user, machine)."""
+    token, machine_token = tokens
     run = None if rerun else find_finished_run(client, sha, tag, suite)
     if run is not None:
         say(f"commit {sha[:12]} was measured already (run {run['id']}); --rerun to repeat")
@@ -144,7 +147,7 @@ def _measure_checkout(client: httpx.Client, token: str, sha: str, tag: str, suit
     try:
         run = follow_run(run_id)
     except KeyboardInterrupt:
-        abandon(client, token, run_id)
+        abandon(client, machine_token, run_id)
         raise
     if run["status"] != "succeeded":
         raise DemoError(f"run {run_id} {run['status']}:\n{run.get('log_tail') or ''}"
