@@ -97,18 +97,18 @@ def set_many_statuses(session: SessionDep, token: UserToken, body: BulkStatusIn)
                                            body.reason, body.by, token.name)
 
 
-@router.get("/{change_id}", response_model=ChangeDetail, dependencies=[ReadAccess])
+@router.get("/{change_id:int}", response_model=ChangeDetail, dependencies=[ReadAccess])
 def get_change(session: SessionDep, change_id: int) -> ChangeDetail:
     return service.get_detail(session, change_id)
 
 
-@router.patch("/{change_id}", response_model=ChangeDetail)
+@router.patch("/{change_id:int}", response_model=ChangeDetail)
 def set_change_status(session: SessionDep, token: UserToken, change_id: int,
                       body: StatusIn) -> ChangeDetail:
     return service.set_status(session, change_id, body, token.name)
 
 
-@router.post("/{change_id}/bisection/range", response_model=BisectionOut)
+@router.post("/{change_id:int}/bisection/range", response_model=BisectionOut)
 def bisection_range(request: Request, session: SessionDep, settings: SettingsDep,
                     _token: MachineToken, change_id: int, body: RangeIn) -> BisectionOut:
     """A worker's list of the commits between the measured parent and the changed commit."""

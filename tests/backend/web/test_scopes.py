@@ -28,11 +28,11 @@ WRITE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/results/gbench"): "machine",
     ("POST", "/api/v1/branch-sizes"): "machine",
     ("PUT", "/api/v1/advise/{run_id}"): "machine",
-    ("POST", "/api/v1/changes/{change_id}/bisection/range"): "machine",
+    ("POST", "/api/v1/changes/{change_id:int}/bisection/range"): "machine",
     ("POST", "/api/v1/trigger"): "user",
     ("POST", "/api/v1/advise"): "user",
     ("POST", "/api/v1/changes/status"): "user",
-    ("PATCH", "/api/v1/changes/{change_id}"): "user",
+    ("PATCH", "/api/v1/changes/{change_id:int}"): "user",
     ("PUT", "/api/v1/worker-tags/{tag}"): "admin",
     ("DELETE", "/api/v1/worker-tags/{tag}"): "admin",
     ("POST", "/api/v1/recommend"): "public",
@@ -63,7 +63,7 @@ def declared_scopes(dependant: Dependant) -> set[str]:
 
 def concrete(path: str) -> str:
     """A path to call: ids that exist nowhere, a well-formed tag."""
-    return re.sub(r"\{(\w+)\}", lambda m: "scope-tag" if m.group(1) == "tag" else "1", path)
+    return re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: "scope-tag" if m.group(1) == "tag" else "1", path)
 
 
 @pytest.fixture
