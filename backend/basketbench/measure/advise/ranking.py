@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+import numpy as np
+
 MB = 1_000_000
 TB = 1_000_000_000_000
 HOUR = 3600.0
@@ -200,41 +202,61 @@ SENSITIVITY_PARAMETERS: dict[str, _Transform] = {
 }
 
 
+def _columns(candidates: Sequence[Candidate]) -> tuple[np.ndarray, ...]:
+    """raw, compressed bytes and both speeds as arrays: costs of every candidate at once."""
+    return tuple(np.array([getattr(c, name) for c in candidates], dtype=np.float64)
+                 for name in ("raw_bytes", "compressed_bytes", "compress_mb_s",
+                              "decompress_mb_s"))
+
+
+def _totals(columns: tuple[np.ndarray, ...], m: CostModel) -> np.ndarray:
+    """cost_of(c, m).total of every candidate, with cost_of's very operations in its order
+    (float64 arithmetic: the same numbers)."""
+    raw, compressed, compress, decompress = columns
+    per_second = m.cpu_per_core_hour / HOUR
+    transfer_s = compressed / (m.network_mb_per_s * MB)
+    write_s = raw / (compress * MB) + transfer_s
+    read_s = raw / (decompress * MB) + transfer_s
+    storage = compressed / TB * m.storage_per_tb_month * m.months
+    write = m.writes_per_file * write_s * per_second
+    read = m.reads_per_file * read_s * per_second
+    total: np.ndarray = storage + write + read
+    return total
+
+
 def _crossings(
-    candidates: Sequence[Candidate], model: CostModel, best: int, parameter: str
+    candidates: Sequence[Candidate], model: CostModel, best: int, parameter: str,
+    columns: tuple[np.ndarray, ...] | None = None,
 ) -> list[Crossing]:
+    """The nearest values of `parameter` below and above the model's at which another
+    candidate's cost line crosses the winner's. Vectorised: a request ranks up to
+    thousands of groups of up to 120 candidates (docs/API.md states the bound)."""
     forward, back = SENSITIVITY_PARAMETERS[parameter]
     here = forward(getattr(model, parameter))
-
-    def line(c: Candidate) -> tuple[float, float]:
-        # total(g) = a + b * g, from two evaluations (exact: the total is linear in g)
-        t0 = cost_of(c, _with(model, parameter, back_or_zero(back, 0.0))).total
-        t1 = cost_of(c, _with(model, parameter, back_or_zero(back, 1.0))).total
-        return t0, t1 - t0
-
-    lines = [line(c) for c in candidates]
-    a_w, b_w = lines[best]
-    below: tuple[float, int] | None = None  # nearest crossing with g < here
-    above: tuple[float, int] | None = None
-    for i, (a, b) in enumerate(lines):
-        if i == best or b == b_w:
-            continue
-        g = (a - a_w) / (b_w - b)
-        if not math.isfinite(g):
-            continue
-        if g < here and g > 0 and (below is None or g > below[0]):
-            below = (g, i)
-        elif g > here and (above is None or g < above[0]):
-            above = (g, i)
+    columns = columns if columns is not None else _columns(candidates)
+    # total(g) = a + b * g, from two evaluations (exact: the total is linear in g)
+    a = _totals(columns, _with(model, parameter, back_or_zero(back, 0.0)))
+    b = _totals(columns, _with(model, parameter, back_or_zero(back, 1.0))) - a
+    a_w, b_w = a[best], b[best]
+    usable = b != b_w
+    usable[best] = False
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        g = (a - a_w) / np.where(usable, b_w - b, 1.0)
+    usable &= np.isfinite(g)
+    below = np.flatnonzero(usable & (g < here) & (g > 0))  # nearest crossing with g < here
+    above = np.flatnonzero(usable & (g > here))
     out = []
-    for found, side in ((below, "below"), (above, "above")):
+    for found, side in (
+        (below[np.argmax(g[below])] if below.size else None, "below"),  # first of ties
+        (above[np.argmin(g[above])] if above.size else None, "above"),
+    ):
         if found is None:
             continue
-        value = back(found[0])
+        value = back(float(g[found]))
         # With bandwidth the transform reverses the order: small g = large bandwidth.
         if back is not _IDENTITY[1]:
             side = "above" if side == "below" else "below"
-        out.append(Crossing(parameter, side, value, candidates[found[1]].label))
+        out.append(Crossing(parameter, side, value, candidates[int(found)].label))
     return out
 
 
@@ -253,8 +275,11 @@ def _with(model: CostModel, parameter: str, value: float) -> CostModel:
     return clone
 
 
-def recommend(candidates: Sequence[Candidate], model: CostModel | None = None) -> Recommendation:
-    """Rank `candidates` by total cost under `model` (ties: smaller, then lower setting)."""
+def recommend(candidates: Sequence[Candidate], model: CostModel | None = None, *,
+              pareto: bool = True) -> Recommendation:
+    """Rank `candidates` by total cost under `model` (ties: smaller, then lower setting).
+    ``pareto=False`` skips the Pareto set (quadratic in the candidates; every Ranked is
+    then marked False) for callers that do not show it, e.g. a ranking per branch."""
     model = model or CostModel()
     if not candidates:
         raise ValueError("no measured settings to rank")
@@ -270,7 +295,7 @@ def recommend(candidates: Sequence[Candidate], model: CostModel | None = None) -
             candidates[i].preconditioner,
         ),
     )
-    front = pareto_set(candidates)
+    front = pareto_set(candidates) if pareto else set()
     ranking = [
         Ranked(rank + 1, candidates[i], costs[i], i in front) for rank, i in enumerate(order)
     ]
@@ -280,9 +305,10 @@ def recommend(candidates: Sequence[Candidate], model: CostModel | None = None) -
         if len(order) > 1 and costs[best].total > 0
         else math.inf
     )
+    columns = _columns(candidates)
     sensitivity = [
         crossing
         for parameter in SENSITIVITY_PARAMETERS
-        for crossing in _crossings(candidates, model, best, parameter)
+        for crossing in _crossings(candidates, model, best, parameter, columns)
     ]
     return Recommendation(model, ranking, margin, sensitivity)
