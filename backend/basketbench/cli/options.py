@@ -66,7 +66,8 @@ def advise_setting_list(text: str, option: str) -> list[int]:
         ) from exc
     if not values or not all(is_advise_setting(v) for v in values):
         raise typer.BadParameter(
-            f"{text!r}: settings are algorithm*100+level with algorithm 1, 2, 4 or 5",
+            f"{text!r}: settings are algorithm*100+level with algorithm 1, 2, 4 or 5 "
+            "and level 0..9",
             param_hint=option,
         )
     return values

@@ -145,10 +145,12 @@ class GroupSizesIn(BaseModel):
         return self
 
 
-MAX_GROUPS = 5000
-# The work of one request is a ranking per group over its settings that have speeds: at most
-# this many (group, setting) pairs, so a request costs a bounded CPU time (docs/API.md).
-MAX_GROUP_SIZES = 20_000
+# The work of one request is a ranking per group over its sizes that have speeds: about
+# 13 us per size and 100 us per group (measured, docs/perf/faults.md), so a request may
+# carry at most MAX_GROUP_WORK = sizes + GROUP_WEIGHT x groups: <= 0.2 CPU-s (docs/API.md).
+GROUP_WEIGHT = 8
+MAX_GROUP_WORK = 10_000
+MAX_GROUPS = MAX_GROUP_WORK // (GROUP_WEIGHT + 1)
 
 
 class RecommendGroupsIn(BaseModel):
@@ -162,10 +164,12 @@ class RecommendGroupsIn(BaseModel):
     @model_validator(mode="after")
     def _bounded(self) -> RecommendGroupsIn:
         _no_repeats(((s.setting, s.preconditioner) for s in self.speeds), "speeds")
-        total = sum(len(g.sizes) for g in self.groups)
-        if total > MAX_GROUP_SIZES:
-            raise ValueError(f"{total} sizes over all groups; at most {MAX_GROUP_SIZES} "
-                             "per request (split the groups over several requests)")
+        sizes = sum(len(g.sizes) for g in self.groups)
+        work = sizes + GROUP_WEIGHT * len(self.groups)
+        if work > MAX_GROUP_WORK:
+            raise ValueError(f"{sizes} sizes + {GROUP_WEIGHT} x {len(self.groups)} groups = "
+                             f"{work}: at most {MAX_GROUP_WORK} per request (split the "
+                             "groups over several requests)")
         return self
 
 

@@ -23,6 +23,7 @@ import copy
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -224,6 +225,51 @@ def _totals(columns: tuple[np.ndarray, ...], m: CostModel) -> np.ndarray:
     return total
 
 
+# Below this many candidates a plain loop is cheaper than numpy's per-call overhead (a
+# request may rank thousands of groups of a few settings each).
+VECTOR_FROM = 8
+
+
+def _crossings_few(candidates: Sequence[Candidate], at0: CostModel, at1: CostModel,
+                   here: float, back: Callable[[float], float], best: int,
+                   parameter: str) -> list[Crossing]:
+    """_crossings for a few candidates: the same arithmetic, one candidate at a time."""
+    lines = []
+    for c in candidates:
+        t0 = cost_of(c, at0).total
+        lines.append((t0, cost_of(c, at1).total - t0))
+    a_w, b_w = lines[best]
+    below: tuple[float, int] | None = None  # nearest crossing with g < here
+    above: tuple[float, int] | None = None
+    for i, (a, b) in enumerate(lines):
+        if i == best or b == b_w:
+            continue
+        g = (a - a_w) / (b_w - b)
+        if not math.isfinite(g):
+            continue
+        if g < here and g > 0 and (below is None or g > below[0]):
+            below = (g, i)
+        elif g > here and (above is None or g < above[0]):
+            above = (g, i)
+    return _crossing_out(candidates, parameter, back,
+                         below[1] if below else None, below[0] if below else 0.0,
+                         above[1] if above else None, above[0] if above else 0.0)
+
+
+def _crossing_out(candidates: Sequence[Candidate], parameter: str,
+                  back: Callable[[float], float], below: int | None, g_below: float,
+                  above: int | None, g_above: float) -> list[Crossing]:
+    out = []
+    for found, g, side in ((below, g_below, "below"), (above, g_above, "above")):
+        if found is None:
+            continue
+        # With bandwidth the transform reverses the order: small g = large bandwidth.
+        if back is not _IDENTITY[1]:
+            side = "above" if side == "below" else "below"
+        out.append(Crossing(parameter, side, back(g), candidates[found].label))
+    return out
+
+
 def _crossings(
     candidates: Sequence[Candidate], model: CostModel, best: int, parameter: str,
     columns: tuple[np.ndarray, ...] | None = None,
@@ -233,10 +279,14 @@ def _crossings(
     thousands of groups of up to 120 candidates (docs/API.md states the bound)."""
     forward, back = SENSITIVITY_PARAMETERS[parameter]
     here = forward(getattr(model, parameter))
-    columns = columns if columns is not None else _columns(candidates)
     # total(g) = a + b * g, from two evaluations (exact: the total is linear in g)
-    a = _totals(columns, _with(model, parameter, back_or_zero(back, 0.0)))
-    b = _totals(columns, _with(model, parameter, back_or_zero(back, 1.0))) - a
+    at0 = _at(model, parameter, 0.0)
+    at1 = _at(model, parameter, 1.0)
+    if len(candidates) < VECTOR_FROM:
+        return _crossings_few(candidates, at0, at1, here, back, best, parameter)
+    columns = columns if columns is not None else _columns(candidates)
+    a = _totals(columns, at0)
+    b = _totals(columns, at1) - a
     a_w, b_w = a[best], b[best]
     usable = b != b_w
     usable[best] = False
@@ -245,19 +295,10 @@ def _crossings(
     usable &= np.isfinite(g)
     below = np.flatnonzero(usable & (g < here) & (g > 0))  # nearest crossing with g < here
     above = np.flatnonzero(usable & (g > here))
-    out = []
-    for found, side in (
-        (below[np.argmax(g[below])] if below.size else None, "below"),  # first of ties
-        (above[np.argmin(g[above])] if above.size else None, "above"),
-    ):
-        if found is None:
-            continue
-        value = back(float(g[found]))
-        # With bandwidth the transform reverses the order: small g = large bandwidth.
-        if back is not _IDENTITY[1]:
-            side = "above" if side == "below" else "below"
-        out.append(Crossing(parameter, side, value, candidates[int(found)].label))
-    return out
+    lo = int(below[np.argmax(g[below])]) if below.size else None  # the first of ties
+    hi = int(above[np.argmin(g[above])]) if above.size else None
+    return _crossing_out(candidates, parameter, back, lo, float(g[lo]) if lo is not None
+                         else 0.0, hi, float(g[hi]) if hi is not None else 0.0)
 
 
 def back_or_zero(back: Callable[[float], float], g: float) -> float:
@@ -265,6 +306,13 @@ def back_or_zero(back: Callable[[float], float], g: float) -> float:
     if back is _IDENTITY[1]:
         return g
     return math.inf if g == 0 else back(g)
+
+
+@lru_cache(maxsize=64)
+def _at(model: CostModel, parameter: str, g: float) -> CostModel:
+    """``model`` with ``parameter`` at transformed value ``g``: made once per model, not
+    once per ranking (a request ranks every group under the same model)."""
+    return _with(model, parameter, back_or_zero(SENSITIVITY_PARAMETERS[parameter][1], g))
 
 
 def _with(model: CostModel, parameter: str, value: float) -> CostModel:
@@ -305,7 +353,7 @@ def recommend(candidates: Sequence[Candidate], model: CostModel | None = None, *
         if len(order) > 1 and costs[best].total > 0
         else math.inf
     )
-    columns = _columns(candidates)
+    columns = _columns(candidates) if len(candidates) >= VECTOR_FROM else None
     sensitivity = [
         crossing
         for parameter in SENSITIVITY_PARAMETERS

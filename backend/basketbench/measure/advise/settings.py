@@ -9,7 +9,7 @@ ADVISE_ALGORITHMS = (1, 2, 4, 5)
 
 
 def is_advise_setting(value: int) -> bool:
-    return 0 <= value <= 599 and value // 100 in ADVISE_ALGORITHMS
+    return 0 <= value <= 599 and value // 100 in ADVISE_ALGORITHMS and value % 100 <= 9
 
 
 def check_advise_setting(value: int) -> int:
