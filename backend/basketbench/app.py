@@ -77,7 +77,8 @@ def allowed_methods(app: FastAPI, path: str) -> set[str]:
     allowed: set[str] = set()
     for route in routes:
         regex, methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
-        if regex is not None and methods and route.path != SPA_PATH and regex.match(path):
+        if (regex is not None and methods and getattr(route, "path", None) != SPA_PATH
+                and regex.match(path)):
             allowed |= set(methods)
     return allowed
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from enum import Enum
+from enum import StrEnum
 
 import typer
 from fastapi import FastAPI
@@ -90,7 +90,7 @@ def _session():  # type: ignore[no-untyped-def]
     return make_sessionmaker(make_engine(settings))()
 
 
-class Scope(str, Enum):
+class Scope(StrEnum):
     machine = "machine"
     user = "user"
     admin = "admin"

@@ -12,8 +12,8 @@ import pytest
 from basketbench.app import create_app
 from basketbench.core.tokens import create_token
 from basketbench.web.deps import SCOPE_OF
-from fastapi.dependencies.models import Dependant
 from fastapi import routing
+from fastapi.dependencies.models import Dependant
 from fastapi.testclient import TestClient
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
@@ -63,7 +63,8 @@ def declared_scopes(dependant: Dependant) -> set[str]:
 
 def concrete(path: str) -> str:
     """A path to call: ids that exist nowhere, a well-formed tag."""
-    return re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: "scope-tag" if m.group(1) == "tag" else "1", path)
+    return re.sub(r"\{(\w+)(?::\w+)?\}",
+                  lambda m: "scope-tag" if m.group(1) == "tag" else "1", path)
 
 
 @pytest.fixture

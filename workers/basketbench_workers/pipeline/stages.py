@@ -26,8 +26,8 @@ from basketbench.measure.rzbench.runner import run_sizes
 
 from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.agent.attempts import AttemptCounter
-from basketbench_workers.agent.registration import ensure_registered, load_state, state_file
 from basketbench_workers.agent.redact import worker_redactor
+from basketbench_workers.agent.registration import ensure_registered, load_state, state_file
 from basketbench_workers.agent.reporting import TERMINAL_STATUSES, RunReporter
 from basketbench_workers.build.cache import BuildCache, BuildResult
 from basketbench_workers.build.cachekey import build_inputs, harness_path_skipped, harness_snapshot
