@@ -735,7 +735,9 @@ export interface paths {
         get: operations["recommend-get_advice"];
         /**
          * Put Advice
-         * @description The worker stores the advice document of its run.
+         * @description The worker that claimed the run stores its advice document: a complete one (what
+         *     `advise --json` writes), from the claiming token only (403 from another, 409 before
+         *     the run is claimed).
          */
         put: operations["recommend-put_advice"];
         post?: never;
@@ -836,6 +838,44 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AdviceDocumentIn
+         * @description What `basketbench advise --json` writes, checked whole before it is stored: a worker
+         *     stores a complete document or nothing (its other fields are kept as they are).
+         */
+        AdviceDocumentIn: {
+            /** File */
+            file: string;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Baskets */
+            baskets: number;
+            /** Measured */
+            measured: components["schemas"]["MeasuredIn"][];
+            model: components["schemas"]["CostModelIn"];
+            /** Recommended */
+            recommended: string;
+            /** Margin */
+            margin: number | null;
+            /** Summary */
+            summary: string;
+            /** Ranking */
+            ranking: components["schemas"]["RankedIn"][];
+            /** Sensitivity */
+            sensitivity: {
+                [key: string]: unknown;
+            }[];
+            /** Type Classes */
+            type_classes: {
+                [key: string]: unknown;
+            }[];
+            /** Branches */
+            branches: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
         /** AdvicePathOut */
         AdvicePathOut: {
             /** Run Id */
@@ -2289,6 +2329,31 @@ export interface components {
             xxhash?: string | null;
         };
         /**
+         * MeasuredIn
+         * @description A `measured` row of `advise --json`.
+         */
+        MeasuredIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Ratio */
+            ratio: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * Provenance
          * @description What measured a result. Flat, so CSV exports keep every field as a column.
          */
@@ -2381,6 +2446,17 @@ export interface components {
             /** Commits */
             commits: components["schemas"]["RangeCommit"][];
         };
+        /** RankedIn */
+        RankedIn: {
+            /** Rank */
+            rank: number;
+            /** Label */
+            label: string;
+            /** Cost Total */
+            cost_total: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** RankedOut */
         RankedOut: {
             /** Rank */
@@ -2416,7 +2492,10 @@ export interface components {
         RecommendGroupsIn: {
             /** Groups */
             groups: components["schemas"]["GroupSizesIn"][];
-            /** Speeds */
+            /**
+             * Speeds
+             * @description distinct (setting, preconditioner)
+             */
             speeds: components["schemas"]["SpeedIn"][];
             model?: components["schemas"]["CostModelIn"];
         };
@@ -2433,7 +2512,10 @@ export interface components {
         };
         /** RecommendIn */
         RecommendIn: {
-            /** Candidates */
+            /**
+             * Candidates
+             * @description distinct (setting, preconditioner)
+             */
             candidates: components["schemas"]["CandidateIn"][];
             model?: components["schemas"]["CostModelIn"];
         };
@@ -6188,9 +6270,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["AdviceDocumentIn"];
             };
         };
         responses: {
