@@ -161,16 +161,30 @@ class RecommendGroupsIn(BaseModel):
                                   description="distinct (setting, preconditioner)")
     model: CostModelIn = Field(default_factory=CostModelIn)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _bounded_early(cls, data: Any) -> Any:
+        """The work bound counted on the raw body, before tens of thousands of sizes
+        become models only to be refused."""
+        groups = data.get("groups") if isinstance(data, dict) else None
+        if isinstance(groups, list) and len(groups) <= MAX_GROUPS:
+            _check_work(sum(len(g["sizes"]) for g in groups if isinstance(g, dict)
+                            and isinstance(g.get("sizes"), list)), len(groups))
+        return data
+
     @model_validator(mode="after")
     def _bounded(self) -> RecommendGroupsIn:
         _no_repeats(((s.setting, s.preconditioner) for s in self.speeds), "speeds")
-        sizes = sum(len(g.sizes) for g in self.groups)
-        work = sizes + GROUP_WEIGHT * len(self.groups)
-        if work > MAX_GROUP_WORK:
-            raise ValueError(f"{sizes} sizes + {GROUP_WEIGHT} x {len(self.groups)} groups = "
-                             f"{work}: at most {MAX_GROUP_WORK} per request (split the "
-                             "groups over several requests)")
+        _check_work(sum(len(g.sizes) for g in self.groups), len(self.groups))
         return self
+
+
+def _check_work(sizes: int, groups: int) -> None:
+    work = sizes + GROUP_WEIGHT * groups
+    if work > MAX_GROUP_WORK:
+        raise ValueError(f"{sizes} sizes + {GROUP_WEIGHT} x {groups} groups = {work}: at "
+                         f"most {MAX_GROUP_WORK} per request (split the groups over several "
+                         "requests)")
 
 
 class GroupRecommendationOut(BaseModel):
