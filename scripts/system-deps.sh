@@ -4,7 +4,8 @@
 set -euo pipefail
 DEB_PKGS=(build-essential cmake pkg-config zlib1g-dev liblzma-dev liblz4-dev libzstd-dev
           libxxhash-dev nlohmann-json3-dev libgtest-dev zstd lz4 git python3-venv
-          valgrind)  # callgrind counts (basketbench run --instructions) and its client-request headers
+          valgrind  # callgrind counts (basketbench run --instructions) and its client-request headers
+          bubblewrap util-linux)  # the sandbox of commit code (docs/security.md): bwrap, prlimit, setpriv
 # Browser tests, static compose validation and the real PostgreSQL / Redis of the
 # integration tests only matter for `make test` (the demo runs on SQLite, without a broker).
 if [[ "${BASKETBENCH_TEST_DEPS:-1}" == "1" ]]; then

@@ -21,9 +21,10 @@ from basketbench.core import gc_tuning, queue
 from basketbench.core.config import Settings, get_settings
 from basketbench.core.db import make_engine, make_sessionmaker
 from basketbench.health import routes as health
+from basketbench.lossy import routes as lossy
 from basketbench.recommend.routes import advise, recommend
 from basketbench.results.routes import io, latest, results
-from basketbench.runs.routes import ci, runs
+from basketbench.runs.routes import ab_requests, ci, runs
 from basketbench.schemas.common import ErrorBody
 from basketbench.web import errors, guards, openapi_docs, security_headers, static_assets
 from basketbench.web.compression import GZipMiddleware
@@ -54,9 +55,9 @@ def api_router() -> APIRouter:
     api = APIRouter(prefix=API_PREFIX, responses=ERROR_RESPONSES)
     for router in (health.router, catalog.repositories, catalog.commits, machines.router,
                    catalog.datasets, catalog.configurations, latest.router, runs.router,
-                   results.router, analysis.router, ci.router, changes.router,
+                   ab_requests.router, results.router, analysis.router, ci.router, changes.router,
                    recommend.router, recommend.upload_router, advise.router,
-                   worker_tags.router, io.router):
+                   worker_tags.router, io.router, lossy.router, lossy.upload_router):
         api.include_router(router)
     return api
 

@@ -7,7 +7,7 @@ tells a person's token from a script's, so keeping them all-powerful is the only
 that breaks no deployment; docs/deployment.md says how to re-issue them with narrower scopes.
 
 Revision ID: 0023
-Revises: 0021
+Revises: 0032
 Create Date: 2026-11-27 08:00:00
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0023"
-down_revision: str | None = "0021"
+down_revision: str | None = "0032"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -28,7 +28,6 @@ from basketbench.analysis.compare.request import CompareRequest
 from basketbench.analysis.compare.rows import _float
 from basketbench.analysis.compare.service import compare
 from basketbench.analysis.compare.sides import _mean
-from basketbench.analysis.compare.significance import _min_effect
 from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
 from basketbench.analysis.history import _downsample, history
 from basketbench.analysis.schemas import CompareSide, SeriesOut
@@ -41,11 +40,10 @@ from basketbench.core.config import Settings
 from basketbench.core.db import make_engine, make_sessionmaker
 from basketbench.core.errors import NotFound
 from basketbench.models import Commit, Machine, Result, ResultDocument
-from basketbench.models.result import COUNT_METRICS, METRICS, SPEED_METRICS
+from basketbench.models.result import COUNT_METRICS, METRICS
 from basketbench.results import codec_sets as codec_service
 from basketbench.results import ingest
-from basketbench.stats.deltas import delta_pct, exact_change, mann_whitney_batch, speed_delta
-from basketbench.stats.fdr import bh_adjust_partial
+from basketbench.stats.deltas import delta_pct, exact_change
 from sqlalchemy import Float, cast, func, null, select
 from sqlalchemy.orm import Session
 
@@ -202,33 +200,12 @@ def _reference_compare(session: Session, settings: Settings, base_commit: str | 
     keys = sorted(base.keys() & head.keys())
     conf_outs = dimcache.configurations(session, {k[1] for k in keys})
     names = dimcache.dataset_names(session, {k[0] for k in keys})
-    fdr = settings.detection_fdr
-    tests: list[tuple[tuple[int, int], str]] = []
-    family = 0
-    for key in keys:
-        b, h = base[key], head[key]
-        for met in metrics:
-            if met in SPEED_METRICS:
-                c = met == "compress_mbps"
-                if (b[4] if c else b[5]) and (h[4] if c else h[5]):
-                    family += 1
-                effect = _min_effect(settings, mb.tag, names[key[0]], conf_outs[key[1]].label,
-                                     met)
-                if speed_delta(b[2] if c else b[3], h[2] if c else h[3], effect) is not None:
-                    tests.append((key, met))
-    pairs = []
-    for key, met in tests:
-        c = met == "compress_mbps"
-        pairs.append((base[key][4] if c else base[key][5], head[key][4] if c else head[key][5]))
-    raw = mann_whitney_batch(pairs)
-    pvalue = dict(zip(tests, raw, strict=True))
-    qvalue = dict(zip(tests, bh_adjust_partial(raw, family), strict=True))
     conf_dicts = {cid: c.model_dump() for cid, c in conf_outs.items()}
     rows: list[dict[str, Any]] = []
     for key in keys:
         b, h = base[key], head[key]
         for met in metrics:
-            p_value = q_value = None
+            evidence = None
             if met == "ratio":
                 bv, hv = b[0], h[0]
                 delta, significant = exact_change(bv, hv)
@@ -241,10 +218,9 @@ def _reference_compare(session: Session, settings: Settings, base_commit: str | 
                 c = met == "compress_mbps"
                 bv, hv = (b[2], h[2]) if c else (b[3], h[3])
                 delta = delta_pct(bv, hv)
-                p_value = pvalue.get((key, met))
-                q_value = qvalue.get((key, met))
-                significant = q_value is not None and q_value <= fdr
-                regression = significant and (hv or 0) < (bv or 0)
+                # issue 32: two runs at different times, no A/B or counts seeded: no verdict
+                significant = regression = False
+                evidence = {"kind": "none"}
             if bv is None and hv is None:
                 continue
             if only_significant and not significant:
@@ -253,9 +229,9 @@ def _reference_compare(session: Session, settings: Settings, base_commit: str | 
                 delta = None
             rows.append({
                 "dataset": names[key[0]], "configuration": conf_dicts[key[1]], "metric": met,
-                "base": bv, "head": hv, "delta_pct": delta, "p_value": p_value,
-                "q_value": q_value,
-                "significant": bool(significant), "regression": bool(regression)})
+                "base": bv, "head": hv, "delta_pct": delta,
+                "significant": bool(significant), "regression": bool(regression),
+                "evidence": evidence})
     def distinct(builds: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [b for i, b in enumerate(builds) if b not in builds[:i]]
 
@@ -362,6 +338,7 @@ def test_history_and_compare_answers_are_the_previous_bytes(seeded: str) -> None
             # merged-row fields (None unless merged=true).
             for key in ("total", "offset", "counts", "rule"):
                 live.pop(key, None)
+            assert live.pop("ab") is None  # issue 32: no A/B seeded
             for row in live["rows"]:
                 for key in ("base_bytes", "head_bytes", "delta_bytes", "base_ratio",
                             "head_ratio"):

@@ -3,7 +3,7 @@
 //     the landing page: the trade-off plot -> {url, points, console_errors} (tests/deploy/test_demo.py)
 //   node tests/deploy/dashboard_check.mjs FRONTEND_DIR URL SCREENSHOT.png releases
 //     the bare history and compare pages after a demo with ROOT releases
-//     -> {history: {url, lines, codec_options, note}, compare: {url, base, head, codecs, sizes, links},
+//     -> {history: {url, lines, codec_options, note}, compare: {url, base, head, codecs, sizes, speeds, offers_ab, links},
 //         console_errors} (tests/deploy/test_demo_releases.py); SCREENSHOT is the history page.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -56,6 +56,11 @@ async function compare(page) {
     .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))
     .filter((cells) => cells[2] === 'compressed size [B]')
     .map((cells) => ({ dataset: cells[0], configuration: cells[1], delta: cells[5] })));
+  // Speed rows (those with an evidence badge): a verdict only with A/B or counts (issue 32).
+  const speeds = await page.evaluate(() => [...document.querySelectorAll('[data-testid="compare-table"] tbody tr')]
+    .filter((tr) => tr.querySelector('[data-testid="evidence"]'))
+    .map((tr) => ({ kind: tr.querySelector('[data-testid="evidence"]').dataset.kind,
+      decided: tr.classList.contains('row-regression') || tr.classList.contains('row-improvement') })));
   return {
     url: page.url(),
     base: params.get('base'),
@@ -63,6 +68,8 @@ async function compare(page) {
     codecs: await page.locator('[data-testid="compare-codecs"]').textContent().catch(() => null),
     no_common_series: await page.locator('[data-testid="no-common-series"]').count() > 0,
     sizes,
+    speeds,
+    offers_ab: await page.locator('[data-testid="queue-ab"]').count() > 0,
     links: await page.locator('[data-testid="base-link"], [data-testid="head-link"]').evaluateAll((es) => es.map((e) => e.textContent)),
   };
 }

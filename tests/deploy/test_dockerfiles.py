@@ -149,10 +149,22 @@ def test_pip_keeps_no_cache(dockerfile: Dockerfile) -> None:
 
 
 def test_runs_as_a_non_root_user(dockerfile: Dockerfile) -> None:
+    """The API runs as a user of its own. The worker runs as root to make the sandbox's
+    namespaces (docs/security.md), and every commit's code runs as a non-root user of its
+    own, named by BASKETBENCH_SANDBOX_UID."""
     user = dockerfile.final("USER")
-    assert user is not None, "the final stage must switch to a non-root USER"
-    assert user.value.split(":")[0] not in ("root", "0")
+    assert user is not None, "the final stage must name its USER"
     created = " ".join(i.value for i in dockerfile.of("RUN"))
+    if dockerfile.path.name == "worker.Dockerfile":
+        assert user.value == "root"
+        env = " ".join(i.value for i in dockerfile.of("ENV"))
+        uid = re.search(r"BASKETBENCH_SANDBOX_UID=(\d+)", env)
+        assert uid and int(uid.group(1)) != 0, "commit code must run as a non-root user"
+        assert re.search(rf"useradd\b[^&]*--uid {uid.group(1)}\b", created), (
+            f"the sandbox user {uid.group(1)} is never created")
+        assert re.search(r"apt-get install[^&]*\bbubblewrap\b", created)
+        return
+    assert user.value.split(":")[0] not in ("root", "0")
     assert re.search(rf"useradd\b[^&]*\b{re.escape(user.value)}\b", created), (
         f"user {user.value} is never created"
     )

@@ -210,6 +210,12 @@ def _stale_claim(w: World) -> Any:
                          json={"generation": 999})
 
 
+def _ab_of_one_commit(w: World) -> Any:
+    sha = w.new_commits()[0]
+    return w.client.post("/api/v1/ab-requests", headers=w.auth,
+                         json={"base_commit": sha, "head_commit": sha, "tag": "claims-tag"})
+
+
 # (method, path, condition) -> what the test sends; a row without an entry fails the test.
 CASES: dict[tuple[str, str, str], Callable[[World], Any]] = {
     ("POST", "/api/v1/webhooks/github", "`BASKETBENCH_WEBHOOK_SECRET` unset"):
@@ -245,6 +251,13 @@ CASES: dict[tuple[str, str, str], Callable[[World], Any]] = {
     ("POST", "/api/v1/advise", "path with `..`"):
         lambda w: w.client.post("/api/v1/advise", headers=w.auth,
                                 json={"tag": "claims-tag", "path": "../etc/passwd"}),
+    ("POST", "/api/v1/ab-requests", "no token"):
+        lambda w: w.client.post("/api/v1/ab-requests",
+                                json={"base_commit": "a" * 40, "head_commit": "b" * 40,
+                                      "tag": "claims-tag"}),
+    ("POST", "/api/v1/ab-requests", "the same commit on both sides"): _ab_of_one_commit,
+    ("GET", "/api/v1/ab-requests/{run_id}", "a run that is not an A/B request"):
+        lambda w: w.client.get("/api/v1/ab-requests/987654"),
 }
 
 

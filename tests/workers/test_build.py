@@ -14,6 +14,7 @@ from basketbench_workers.build.profiles import load_profiles
 from basketbench_workers.build.rootbuild import LIBRARY_NAME, build_library
 from basketbench_workers.build.toolchain import Toolchain, detect_toolchain
 from basketbench_workers.procs import Deadline, StageFailed
+from basketbench_workers.sandbox import Policy, Sandbox
 
 from .gitrepo import commit_files, init_repo
 from .layout import REPO_ROOT, lz4_source_path, rootcompat_layout_files, slow_down_lz4
@@ -114,6 +115,7 @@ def test_export_and_build_the_compression_layer(
         Deadline("build", 300),
         2,
         {"ROOT_COMMIT": base},
+        Sandbox(Policy()),
     )
     assert archive.name == LIBRARY_NAME and archive.stat().st_size > 0
     symbols = subprocess.run(
@@ -144,6 +146,7 @@ def test_compile_error_fails_with_the_log_tail(tmp_path: Path) -> None:
             Deadline("build", 300),
             2,
             {},
+            Sandbox(Policy()),
         )
     assert "broken.cpp" in info.value.log_tail
     assert "error" in info.value.log_tail

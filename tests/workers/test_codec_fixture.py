@@ -50,6 +50,7 @@ from basketbench_workers.build.profiles import load_profiles
 from basketbench_workers.build.rootbuild import build_library
 from basketbench_workers.build.toolchain import detect_toolchain
 from basketbench_workers.procs import Deadline
+from basketbench_workers.sandbox import Policy, Sandbox
 
 from tests.measure.conftest import real_file
 
@@ -106,7 +107,7 @@ def build_shared_layer(profile_name: str, tree_files: dict[str, str | bytes],
     archive = build_library(profile, tree, work / "prefix", work / "build", toolchain,
                             work / "build.log", Deadline("build", 1200),
                             int(os.environ.get("BASKETBENCH_BUILD_JOBS", "2")),
-                            {"ROOT_COMMIT": "fixture"})
+                            {"ROOT_COMMIT": "fixture"}, Sandbox(Policy()))
     shared = work / f"lib{profile_name}.so"
     subprocess.run([toolchain.cxx, "-shared", "-o", str(shared), "-Wl,--whole-archive",
                     str(archive), "-Wl,--no-whole-archive",

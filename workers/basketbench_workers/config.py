@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -61,6 +62,23 @@ class WorkerSettings(BaseSettings):
     codec_cache: Path = Field(
         default_factory=lambda: Path.home() / ".cache" / "basketbench" / "codecs"
     )
+
+    # The sandbox of commit code (docs/security.md). "required": a worker where it does not
+    # work refuses to build or run commits; "off": no isolation, for trusted repositories only.
+    sandbox: Literal["required", "off"] = "required"
+    # The unprivileged user sandboxed commands run as (a root worker switches to it; a worker
+    # that is not root gets it in a user namespace). Its process count is what the process
+    # limit bounds, so a uid no other program uses is best.
+    sandbox_uid: int = 65534
+    sandbox_gid: int = 65534
+    sandbox_memory_mb: int = 4096  # address space of each sandboxed process
+    sandbox_processes: int = 256  # processes + threads of the sandbox user at once
+    sandbox_file_mb: int = 4096  # largest file a sandboxed command may write
+    sandbox_tmp_mb: int = 1024  # its private /tmp
+    # Extra variables (names, comma-separated) passed into the sandbox; nothing else is.
+    sandbox_env: str = ""
+    # Extra directories it may read (os.pathsep-separated), e.g. a compiler outside /usr.
+    sandbox_readable: str = ""
 
     def stage_timeout(self, stage: str) -> float:
         return float(getattr(self, f"stage_timeout_{stage}"))

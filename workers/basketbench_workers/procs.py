@@ -21,9 +21,10 @@ _PR_SET_PDEATHSIG = 1
 class StageFailed(Exception):
     """A stage of a run failed for a reason a retry will not fix; `log_tail` is shown by the API."""
 
-    def __init__(self, message: str, log_tail: str = "") -> None:
+    def __init__(self, message: str, log_tail: str = "", returncode: int | None = None) -> None:
         super().__init__(message)
         self.log_tail = log_tail
+        self.returncode = returncode  # of the command that failed, when one did
 
 
 class StageTimeout(StageFailed):
@@ -71,12 +72,17 @@ def run_logged(
     env: dict[str, str] | None = None,
     on_stderr_line: Callable[[str], None] | None = None,
     ok_codes: tuple[int, ...] = (0,),
+    shown: Sequence[str] | None = None,
 ) -> int:
-    """Run `cmd`, appending its output to `log`; StageFailed with the log tail if it fails."""
+    """Run `cmd`, appending its output to `log`; StageFailed with the log tail if it fails.
+
+    `shown` is what the log names as the command (a sandboxed program's own arguments
+    rather than the sandbox's command line)."""
     args = [os.fspath(c) for c in cmd]
+    shown = list(shown) if shown is not None else args
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("a") as fh:
-        fh.write("$ " + " ".join(args) + "\n")
+        fh.write("$ " + " ".join(shown) + "\n")
         fh.flush()
         proc = subprocess.Popen(
             args,
@@ -110,7 +116,7 @@ def run_logged(
             )
     if rc not in ok_codes:
         raise StageFailed(
-            f"command failed with exit code {rc}: {' '.join(args[:3])} ...", tail(log)
+            f"command failed with exit code {rc}: {' '.join(shown[:3])} ...", tail(log), rc
         )
     return rc
 

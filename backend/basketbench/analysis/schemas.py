@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -139,6 +139,39 @@ class CompareSide(BaseModel):
     null: load not recorded."""
 
 
+class EvidenceAb(BaseModel):
+    """An interleaved A/B of the two builds on this machine (ab_effects): the median of the
+    per-pair speed ratios head/base and its interval (confidence in CompareOut.ab)."""
+
+    kind: Literal["ab"]
+    ratio: float = Field(description="speed of head over base: median of the pairs' ratios")
+    ci_low: float
+    ci_high: float
+    pairs: int = Field(description="undisturbed pairs behind the ratio")
+    disturbed_pairs: int = Field(description="pairs dropped as disturbed by interference")
+
+
+class EvidenceCounts(BaseModel):
+    """Instructions per MB of both sides (valgrind): exact for the same code on the same
+    corpus, so a count change beyond the threshold is a change of the code."""
+
+    kind: Literal["counts"]
+    base_instructions_per_mb: float
+    head_instructions_per_mb: float
+    instructions_delta_pct: float | None
+
+
+class EvidenceNone(BaseModel):
+    """Two runs measured at different times and nothing else: no verdict (the reason is
+    CompareRule.speed_without_evidence)."""
+
+    kind: Literal["none"]
+
+
+CompareEvidence = Annotated[EvidenceAb | EvidenceCounts | EvidenceNone,
+                            Field(discriminator="kind")]
+
+
 class CompareRow(BaseModel):
     dataset: str
     configuration: ConfigurationOut
@@ -146,9 +179,8 @@ class CompareRow(BaseModel):
     base: float | None
     head: float | None
     delta_pct: float | None
-    p_value: float | None
-    q_value: float | None = None  # Benjamini-Hochberg over the compared speed rows
-    significant: bool
+    significant: bool = Field(description="a change: sizes exact, counts beyond the count "
+                              "threshold, speeds only by their evidence (never for none)")
     regression: bool
     base_bytes: int | None = Field(None, description="merged size rows: exact compressed "
                                    "bytes of the base (None when a mean of runs is not whole)")
@@ -156,6 +188,9 @@ class CompareRow(BaseModel):
     delta_bytes: int | None = Field(None, description="merged size rows: head - base bytes")
     base_ratio: float | None = Field(None, description="merged size rows: the base's ratio")
     head_ratio: float | None = Field(None, description="merged size rows: the head's ratio")
+    evidence: CompareEvidence | None = Field(
+        None, description="speed rows: what backs the verdict (ab, counts) or that nothing "
+        "does (none: no verdict); null for size and count rows")
 
 
 class CompareCounts(BaseModel):
@@ -164,23 +199,49 @@ class CompareCounts(BaseModel):
     rows: int = Field(description="every row of the selection, on any page")
 
 
+class EvidenceTally(BaseModel):
+    ab: int = Field(description="speed rows judged by an interleaved A/B")
+    counts: int = Field(description="speed rows judged by instruction counts")
+    none: int = Field(description="speed rows without evidence: no verdict")
+
+
 class CompareRule(BaseModel):
     """The rule that decided which rows are changes, as applied to this comparison."""
 
     speed_test: str
     multiple_testing: str
-    fdr: float = Field(description="a speed row is significant when its q-value <= this")
-    min_effect_pct: float = Field(description="speed rows below this |delta| are not tested")
+    speed_without_evidence: str = Field(description="why a speed row without A/B or counts "
+                                        "evidence gets no verdict")
+    min_effect_pct: float = Field(description="an A/B effect below this is not a change")
     min_effect_patterns: dict[str, float] = Field(
         default_factory=dict, description="per-series minimum effects (fnmatch patterns of "
         "tag/dataset/setting/metric), first match wins")
+    count_threshold_pct: float = Field(description="instruction counts that moved by more "
+                                       "than this are a change")
     sizes: str
-    speed_rows_tested: int = Field(description="size of the Benjamini-Hochberg family")
-    smallest_possible_p: float | None = Field(
-        None, description="the smallest p-value the test can give with the sample counts "
-        "compared")
-    note: str | None = Field(None, description="set when no speed row can be significant, "
-                             "with the reason (e.g. too few samples)")
+    evidence: EvidenceTally = Field(description="speed rows of the selection by evidence")
+    note: str | None = Field(None, description="set when no speed row can get a verdict, "
+                             "with the reason")
+
+
+class CompareAb(BaseModel):
+    """The interleaved A/B whose effects back the rows of kind ab: when and how it was
+    measured, and how disturbed it was (interference measured from the run itself)."""
+
+    ab_run_id: int
+    measured_at: str | None
+    confidence: float = Field(description="of the rows' intervals, e.g. 0.95")
+    interval: str | None = Field(None, description="how the interval was computed")
+    disturbed_fraction: float | None = Field(
+        None, description="fraction of the run's pairs dropped or flagged as disturbed")
+    disturbed_rule: str | None = None
+    loadavg_start: list[float] | None = None
+    loadavg_end: list[float] | None = None
+    reference_kind: str
+    origin: str = Field(description="pipeline (measured with the commit) or compare "
+                        "(asked for with POST /ab-requests)")
+    swapped: bool = Field(description="the A/B measured base as its side B; the rows give "
+                          "head over base (inverted)")
 
 
 class CompareOut(BaseModel):
@@ -196,3 +257,5 @@ class CompareOut(BaseModel):
         default_factory=list, description="the codec series both sides were measured in "
         "(versions: head's, first_libraries: base's); empty: nothing in common, and base "
         "and head each show their own newest series")
+    ab: CompareAb | None = Field(None, description="the interleaved A/B of the two commits "
+                                 "on this machine behind the rows of evidence ab; null: none")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import typer
 from basketbench_devtools.demo import command as demo
 
-from basketbench.cli import advise, corpus, run, server
+from basketbench.cli import advise, corpus, lossy, run, server
 
 app = typer.Typer(
     help="Continuous performance tracking of ROOT's I/O compression.",
@@ -26,6 +26,9 @@ app.command("serve", help="Start the API (and the built dashboard).")(server.ser
 app.command("run", help="Run the rzbench harness locally and print a table.")(run.run)
 app.command("advise", help="Which compression setting for this ROOT file? Measure and rank.")(
     advise.advise_command
+)
+app.command("lossy", help="How many bits can each float column lose? Size against precision.")(
+    lossy.lossy_command
 )
 app.command("demo", help="Benchmark this machine end to end and serve the dashboard.")(demo.demo)
 

@@ -1,6 +1,7 @@
 """SQLAlchemy 2 ORM models; importing this package registers every table."""
 
 from basketbench.models.ab import AbEffect, AbRun
+from basketbench.models.ab_request import AbRequest
 from basketbench.models.advice import AdviceRun
 from basketbench.models.base import Base
 from basketbench.models.branch_size import BranchSize
@@ -8,6 +9,7 @@ from basketbench.models.change import Change, NotificationDelivery, PendingDetec
 from basketbench.models.codecs import CodecSet
 from basketbench.models.commit import Commit, Repository
 from basketbench.models.experiment import Configuration, Dataset
+from basketbench.models.lossy import LossyResult, LossySweep
 from basketbench.models.machine import Machine
 from basketbench.models.ops import ApiToken, WebhookDelivery
 from basketbench.models.result import Result, ResultDocument
@@ -15,9 +17,11 @@ from basketbench.models.run import Run, RunDispatch
 from basketbench.models.worker import WorkerTag
 
 __all__ = [
-    "AbEffect", "AbRun", "AdviceRun", "ApiToken", "Base", "BranchSize", "Change", "CodecSet",
+    "AbEffect", "AbRequest", "AbRun", "AdviceRun", "ApiToken", "Base", "BranchSize", "Change",
+    "CodecSet",
     "Commit",
-    "Configuration", "Dataset", "Machine", "NotificationDelivery", "PendingDetection",
+    "Configuration", "Dataset", "LossyResult", "LossySweep", "Machine",
+    "NotificationDelivery", "PendingDetection",
     "Repository", "Result", "ResultDocument", "Run", "RunDispatch", "WebhookDelivery",
     "WorkerTag",
 ]

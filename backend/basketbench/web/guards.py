@@ -31,6 +31,9 @@ WEBHOOK_MAX_BODY = 25 * MB
 INGEST_MAX_BODY = 256 * MB
 # An advice document (`basketbench advise --json`, one row per branch): the page reads 20 MB.
 ADVICE_MAX_BODY = 20 * MB
+# A lossy sweep (`basketbench lossy --json`, one row per column x representation x setting):
+# PHYSLITE's 411 float columns make ~4 MB.
+LOSSY_MAX_BODY = 64 * MB
 # Everything else (trigger, run updates, machine registration) is small.
 DEFAULT_MAX_BODY = 2 * MB
 # Deeper JSON is no real document: orjson (serialising) and recursion stop near 255.
@@ -44,6 +47,8 @@ def body_limit(path: str) -> int:
         return INGEST_MAX_BODY
     if "/advise/" in path:
         return ADVICE_MAX_BODY
+    if path.endswith("/lossy-sweeps"):
+        return LOSSY_MAX_BODY
     return DEFAULT_MAX_BODY
 
 

@@ -3,6 +3,7 @@ import { ChangesPage } from '@/features/changes/components/changes-page';
 import { ComparePage } from '@/features/compare/components/compare-page';
 import { ConfigurationsPage } from '@/features/configurations/components/configurations-page';
 import { IoPage } from '@/features/io/components/io-page';
+import { LossyPage } from '@/features/lossy/components/lossy-page';
 import { HistoryPage } from '@/features/history/components/history-page';
 import { RecommendPage } from '@/features/recommend/components/recommend-page';
 import { MachinesPage } from '@/features/machines/components/machines-page';
@@ -31,6 +32,7 @@ const router = createBrowserRouter([
       { path: paths.machines.path, element: <MachinesPage /> },
       { path: paths.configurations.path, element: <ConfigurationsPage /> },
       { path: paths.io.path, element: <IoPage /> },
+      { path: paths.lossy.path, element: <LossyPage /> },
       { path: '*', element: <EmptyState>Page not found. Use the navigation above.</EmptyState> },
     ],
   },

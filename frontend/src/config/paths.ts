@@ -8,4 +8,5 @@ export const paths = {
   machines: { path: '/machines', label: 'Machines' },
   configurations: { path: '/configurations', label: 'Configurations' },
   io: { path: '/io', label: 'End-to-end I/O' },
+  lossy: { path: '/lossy', label: 'Lossy floats' },
 } as const;

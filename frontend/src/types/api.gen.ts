@@ -334,6 +334,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ab-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Ab Requests
+         * @description The newest A/B requests (of a machine's tag and a pair of commits if given), with
+         *     their run's status and, once uploaded, the A/B run that answers them.
+         */
+        get: operations["runs-list_ab_requests"];
+        put?: never;
+        /**
+         * Post Ab Request
+         * @description Queue an interleaved A/B of `head_commit` (side B) against `base_commit` (side A)
+         *     on a worker of `machine`'s tag (or of `tag`): a run of suite "ab:<base sha>". Needs a
+         *     token of scope `user`. The A/B's effects become the evidence of compare's speed rows.
+         */
+        post: operations["runs-post_ab_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ab-requests/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Ab Request
+         * @description One request: the pair, who asked, the run's state and, once uploaded, its A/B run.
+         */
+        get: operations["runs-get_ab_request"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/results": {
         parameters: {
             query?: never;
@@ -834,10 +881,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lossy-sweeps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Lossy Sweeps
+         * @description The newest sweeps (optionally of one file).
+         */
+        get: operations["lossy-get_lossy_sweeps"];
+        put?: never;
+        /**
+         * Post Lossy Sweep
+         * @description Store a `basketbench lossy --json` document measured with a commit's codecs
+         *     (replaces an earlier sweep of the same commit, file and codecs).
+         */
+        post: operations["lossy-post_lossy_sweep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lossy-sweeps/{sweep_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Lossy Sweep
+         * @description Every representation of the columns asked for (default: the 8 largest) at one setting
+         *     (default: the sweep's first): bytes, saving against full and errors; the physics
+         *     quantities computed from those columns.
+         */
+        get: operations["lossy-get_lossy_sweep"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lossy/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Lossy History
+         * @description One column's bytes at one representation and setting over the newest commits.
+         */
+        get: operations["lossy-get_lossy_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AbRequestIn
+         * @description Measure ``head_commit`` (side B) against ``base_commit`` (side A) interleaved in one
+         *     process on a worker: of ``machine``'s tag (the comparison's machine), or of ``tag``.
+         */
+        AbRequestIn: {
+            /**
+             * Base Commit
+             * @description a commit's sha or unique prefix
+             */
+            base_commit: string;
+            /**
+             * Head Commit
+             * @description a commit's sha or unique prefix
+             */
+            head_commit: string;
+            /**
+             * Machine
+             * @description a machine (name, name@version or id): a worker of its tag runs the A/B
+             */
+            machine?: string | null;
+            /** Tag */
+            tag?: string | null;
+            /** Repository */
+            repository?: string | null;
+        };
+        /**
+         * AbRequestOut
+         * @description A queued A/B and how far it got: ``commit`` (side B) measured against
+         *     ``reference_commit`` (side A) by the run ``run_id`` (suite "ab:<reference_commit>"),
+         *     answered by the A/B run it uploads (``ab_run_id``).
+         */
+        AbRequestOut: {
+            /** Run Id */
+            run_id: number;
+            /** Tag */
+            tag: string;
+            /**
+             * Machine
+             * @description the machine asked for (null: any of the tag)
+             */
+            machine: string | null;
+            /**
+             * Commit
+             * @description side B: the head of the comparison
+             */
+            commit: string;
+            /**
+             * Reference Commit
+             * @description side A: the base of the comparison
+             */
+            reference_commit: string;
+            /**
+             * Reference Kind
+             * @enum {string}
+             */
+            reference_kind: "commit" | "parent" | "previous";
+            /**
+             * Origin
+             * @enum {string}
+             */
+            origin: "compare" | "pipeline";
+            /** Requested By */
+            requested_by: string | null;
+            /** Status */
+            status: string;
+            /** Stage */
+            stage: string | null;
+            /** Progress */
+            progress: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Ab Run Id
+             * @description the A/B run the worker uploaded for this run
+             */
+            ab_run_id: number | null;
+            /**
+             * Measured On
+             * @description the machine that measured it
+             */
+            measured_on: string | null;
+            /**
+             * Duplicate
+             * @description POST: an A/B of this pair was already queued or running on the tag; that one is answered
+             * @default false
+             */
+            duplicate: boolean;
+        };
+        /** AbRequestPage */
+        AbRequestPage: {
+            /** Items */
+            items: components["schemas"]["AbRequestOut"][];
+        };
         /**
          * AdviceDocumentIn
          * @description What `basketbench advise --json` writes, checked whole before it is stored: a worker
@@ -1481,6 +1694,50 @@ export interface components {
             /** Order */
             order: number;
         };
+        /**
+         * CompareAb
+         * @description The interleaved A/B whose effects back the rows of kind ab: when and how it was
+         *     measured, and how disturbed it was (interference measured from the run itself).
+         */
+        CompareAb: {
+            /** Ab Run Id */
+            ab_run_id: number;
+            /** Measured At */
+            measured_at: string | null;
+            /**
+             * Confidence
+             * @description of the rows' intervals, e.g. 0.95
+             */
+            confidence: number;
+            /**
+             * Interval
+             * @description how the interval was computed
+             */
+            interval?: string | null;
+            /**
+             * Disturbed Fraction
+             * @description fraction of the run's pairs dropped or flagged as disturbed
+             */
+            disturbed_fraction?: number | null;
+            /** Disturbed Rule */
+            disturbed_rule?: string | null;
+            /** Loadavg Start */
+            loadavg_start?: number[] | null;
+            /** Loadavg End */
+            loadavg_end?: number[] | null;
+            /** Reference Kind */
+            reference_kind: string;
+            /**
+             * Origin
+             * @description pipeline (measured with the commit) or compare (asked for with POST /ab-requests)
+             */
+            origin: string;
+            /**
+             * Swapped
+             * @description the A/B measured base as its side B; the rows give head over base (inverted)
+             */
+            swapped: boolean;
+        };
         /** CompareCounts */
         CompareCounts: {
             /**
@@ -1528,6 +1785,8 @@ export interface components {
              * @description the codec series both sides were measured in (versions: head's, first_libraries: base's); empty: nothing in common, and base and head each show their own newest series
              */
             codec_series?: components["schemas"]["CodecSeriesOut"][];
+            /** @description the interleaved A/B of the two commits on this machine behind the rows of evidence ab; null: none */
+            ab?: components["schemas"]["CompareAb"] | null;
         };
         /** CompareRow */
         CompareRow: {
@@ -1542,11 +1801,10 @@ export interface components {
             head: number | null;
             /** Delta Pct */
             delta_pct: number | null;
-            /** P Value */
-            p_value: number | null;
-            /** Q Value */
-            q_value?: number | null;
-            /** Significant */
+            /**
+             * Significant
+             * @description a change: sizes exact, counts beyond the count threshold, speeds only by their evidence (never for none)
+             */
             significant: boolean;
             /** Regression */
             regression: boolean;
@@ -1575,6 +1833,11 @@ export interface components {
              * @description merged size rows: the head's ratio
              */
             head_ratio?: number | null;
+            /**
+             * Evidence
+             * @description speed rows: what backs the verdict (ab, counts) or that nothing does (none: no verdict); null for size and count rows
+             */
+            evidence?: (components["schemas"]["EvidenceAb"] | components["schemas"]["EvidenceCounts"] | components["schemas"]["EvidenceNone"]) | null;
         };
         /**
          * CompareRule
@@ -1586,13 +1849,13 @@ export interface components {
             /** Multiple Testing */
             multiple_testing: string;
             /**
-             * Fdr
-             * @description a speed row is significant when its q-value <= this
+             * Speed Without Evidence
+             * @description why a speed row without A/B or counts evidence gets no verdict
              */
-            fdr: number;
+            speed_without_evidence: string;
             /**
              * Min Effect Pct
-             * @description speed rows below this |delta| are not tested
+             * @description an A/B effect below this is not a change
              */
             min_effect_pct: number;
             /**
@@ -1602,21 +1865,18 @@ export interface components {
             min_effect_patterns?: {
                 [key: string]: number;
             };
+            /**
+             * Count Threshold Pct
+             * @description instruction counts that moved by more than this are a change
+             */
+            count_threshold_pct: number;
             /** Sizes */
             sizes: string;
-            /**
-             * Speed Rows Tested
-             * @description size of the Benjamini-Hochberg family
-             */
-            speed_rows_tested: number;
-            /**
-             * Smallest Possible P
-             * @description the smallest p-value the test can give with the sample counts compared
-             */
-            smallest_possible_p?: number | null;
+            /** @description speed rows of the selection by evidence */
+            evidence: components["schemas"]["EvidenceTally"];
             /**
              * Note
-             * @description set when no speed row can be significant, with the reason (e.g. too few samples)
+             * @description set when no speed row can get a verdict, with the reason
              */
             note?: string | null;
         };
@@ -1858,6 +2118,85 @@ export interface components {
              * @default []
              */
             details: unknown[];
+        };
+        /**
+         * EvidenceAb
+         * @description An interleaved A/B of the two builds on this machine (ab_effects): the median of the
+         *     per-pair speed ratios head/base and its interval (confidence in CompareOut.ab).
+         */
+        EvidenceAb: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "ab";
+            /**
+             * Ratio
+             * @description speed of head over base: median of the pairs' ratios
+             */
+            ratio: number;
+            /** Ci Low */
+            ci_low: number;
+            /** Ci High */
+            ci_high: number;
+            /**
+             * Pairs
+             * @description undisturbed pairs behind the ratio
+             */
+            pairs: number;
+            /**
+             * Disturbed Pairs
+             * @description pairs dropped as disturbed by interference
+             */
+            disturbed_pairs: number;
+        };
+        /**
+         * EvidenceCounts
+         * @description Instructions per MB of both sides (valgrind): exact for the same code on the same
+         *     corpus, so a count change beyond the threshold is a change of the code.
+         */
+        EvidenceCounts: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "counts";
+            /** Base Instructions Per Mb */
+            base_instructions_per_mb: number;
+            /** Head Instructions Per Mb */
+            head_instructions_per_mb: number;
+            /** Instructions Delta Pct */
+            instructions_delta_pct: number | null;
+        };
+        /**
+         * EvidenceNone
+         * @description Two runs measured at different times and nothing else: no verdict (the reason is
+         *     CompareRule.speed_without_evidence).
+         */
+        EvidenceNone: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "none";
+        };
+        /** EvidenceTally */
+        EvidenceTally: {
+            /**
+             * Ab
+             * @description speed rows judged by an interleaved A/B
+             */
+            ab: number;
+            /**
+             * Counts
+             * @description speed rows judged by instruction counts
+             */
+            counts: number;
+            /**
+             * None
+             * @description speed rows without evidence: no verdict
+             */
+            none: number;
         };
         /**
          * Format
@@ -2168,6 +2507,178 @@ export interface components {
             limit: number;
             /** Offset */
             offset: number;
+        };
+        /** LossyColumnsOut */
+        LossyColumnsOut: {
+            sweep: components["schemas"]["LossySweepOut"];
+            /** Setting */
+            setting: number;
+            /** Columns */
+            columns: string[];
+            /** Points */
+            points: components["schemas"]["LossyPointOut"][];
+            /** Physics */
+            physics: {
+                [key: string]: unknown;
+            }[];
+            /** Notes */
+            notes: string[];
+        };
+        /** LossyDocument */
+        LossyDocument: {
+            /**
+             * Schema
+             * @constant
+             */
+            schema: "basketbench-lossy-v1";
+            /** File */
+            file: string;
+            /** File Sha256 */
+            file_sha256: string;
+            /** Settings */
+            settings: number[];
+            /** Tool */
+            tool?: string | null;
+            /** Columns */
+            columns: number;
+            /** Results */
+            results: components["schemas"]["LossyResultIn"][];
+            /** Physics */
+            physics?: {
+                [key: string]: unknown;
+            }[];
+            /** Notes */
+            notes?: string[];
+        };
+        /** LossyHistoryOut */
+        LossyHistoryOut: {
+            /** File */
+            file: string;
+            /** Column */
+            column: string;
+            /** Representation */
+            representation: string;
+            /** Bits */
+            bits: number;
+            /** Setting */
+            setting: number;
+            /** Codecs */
+            codecs: string | null;
+            /** Points */
+            points: components["schemas"]["LossyHistoryPointOut"][];
+        };
+        /** LossyHistoryPointOut */
+        LossyHistoryPointOut: {
+            /** Commit */
+            commit: string;
+            /** Committed At */
+            committed_at: string | null;
+            /** Sweep */
+            sweep: number;
+            /** Codecs */
+            codecs: string;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Saved Pct */
+            saved_pct: number;
+            /** Max Rel Error */
+            max_rel_error: number;
+        };
+        /** LossyPointOut */
+        LossyPointOut: {
+            /** Column */
+            column: string;
+            /** Representation */
+            representation: string;
+            /** Bits */
+            bits: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Uncompressed Bytes */
+            uncompressed_bytes: number;
+            /** Saved Pct */
+            saved_pct: number;
+            /** Max Abs Error */
+            max_abs_error: number;
+            /** Max Rel Error */
+            max_rel_error: number;
+            /** Rms Rel Error */
+            rms_rel_error: number;
+        };
+        /** LossyResultIn */
+        LossyResultIn: {
+            /** Column */
+            column: string;
+            /**
+             * Representation
+             * @enum {string}
+             */
+            representation: "full" | "half" | "trunc" | "quant";
+            /** Bits */
+            bits: number;
+            /** Setting */
+            setting: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Uncompressed Bytes */
+            uncompressed_bytes: number;
+            /** Max Abs Error */
+            max_abs_error: number;
+            /** Max Rel Error */
+            max_rel_error: number;
+            /** Rms Rel Error */
+            rms_rel_error: number;
+        };
+        /** LossyStored */
+        LossyStored: {
+            /** Id */
+            id: number;
+            /** Commit */
+            commit: string;
+            /** File */
+            file: string;
+            /** Codecs */
+            codecs: string;
+            /** Rows */
+            rows: number;
+        };
+        /** LossySweepOut */
+        LossySweepOut: {
+            /** Id */
+            id: number;
+            /** Commit */
+            commit: string;
+            /** File */
+            file: string;
+            /** File Sha256 */
+            file_sha256: string;
+            /** Codecs */
+            codecs: string;
+            /** Settings */
+            settings: number[];
+            /** Columns */
+            columns: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+        };
+        /** LossySweepsOut */
+        LossySweepsOut: {
+            /** Sweeps */
+            sweeps: components["schemas"]["LossySweepOut"][];
+        };
+        /** LossyUpload */
+        LossyUpload: {
+            /** Commit */
+            commit: string;
+            /**
+             * Codecs
+             * @default host
+             */
+            codecs: string;
+            document: components["schemas"]["LossyDocument"];
         };
         /** MachineCodecSetOut */
         MachineCodecSetOut: {
@@ -4408,6 +4919,223 @@ export interface operations {
             };
         };
     };
+    "runs-list_ab_requests": {
+        parameters: {
+            query?: {
+                /** @description machine name, name@version or id */
+                machine?: string | null;
+                base_commit?: string | null;
+                head_commit?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbRequestPage"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "runs-post_ab_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AbRequestIn"];
+            };
+        };
+        responses: {
+            /** @description an A/B of this pair is already pending on the tag: that one (duplicate true) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbRequestOut"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbRequestOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "runs-get_ab_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id */
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbRequestOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "results-list_results": {
         parameters: {
             query?: {
@@ -6618,6 +7346,289 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IoBreakdownOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-get_lossy_sweeps": {
+        parameters: {
+            query?: {
+                file?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossySweepsOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-post_lossy_sweep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LossyUpload"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossyStored"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-get_lossy_sweep": {
+        parameters: {
+            query?: {
+                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
+                setting?: number | null;
+                column?: string[] | null;
+            };
+            header?: never;
+            path: {
+                sweep_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossyColumnsOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "lossy-get_lossy_history": {
+        parameters: {
+            query: {
+                file: string;
+                column: string;
+                representation: "full" | "half" | "trunc" | "quant";
+                bits: number;
+                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
+                setting: number;
+                /** @description default: every codec set */
+                codecs?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LossyHistoryOut"];
                 };
             };
             /** @description bad request */

@@ -20,13 +20,30 @@ from typing import Any
 from basketbench.measure.rzbench.counting import record_valgrind
 
 from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
-from basketbench_workers.procs import capture
+from basketbench_workers.procs import StageFailed, capture
+from basketbench_workers.sandbox import Sandbox
 
 log = logging.getLogger(__name__)
 
 
-def fingerprint(rzbench: Path) -> dict[str, Any]:
-    data = json.loads(capture([rzbench, "fingerprint"], timeout=60))
+def fingerprint(rzbench: Path, sandbox: Sandbox | None = None) -> dict[str, Any]:
+    """What `rzbench fingerprint` prints; run in `sandbox` when rzbench holds a commit's code
+    (its static initializers run at every start)."""
+    if sandbox is None:
+        out = capture([rzbench, "fingerprint"], timeout=60)
+    else:
+        done = sandbox.run([rzbench, "fingerprint"], rzbench.parent,
+                           sandbox.limits(60), timeout=60)
+        if done.returncode != 0:
+            raise StageFailed(f"rzbench fingerprint failed (exit code {done.returncode})",
+                              done.stderr[-2000:])
+        out = done.stdout
+        try:
+            json.loads(out)
+        except ValueError:
+            raise StageFailed("rzbench fingerprint printed no JSON object",
+                              done.stderr[-2000:]) from None
+    data = json.loads(out)
     if not isinstance(data, dict):
         raise ValueError("rzbench fingerprint did not print a JSON object")
     record_valgrind({"machine": data})  # as in the documents this worker uploads
@@ -63,9 +80,10 @@ def register(api: ApiClient, name: str, tag: str, print_: dict[str, Any], state:
     return machine_id
 
 
-def ensure_registered(api: ApiClient, name: str, tag: str, rzbench: Path, state: Path) -> int:
+def ensure_registered(api: ApiClient, name: str, tag: str, rzbench: Path, state: Path,
+                      sandbox: Sandbox | None = None) -> int:
     """The machine id for results measured by `rzbench`, registering it if it is new."""
-    print_ = fingerprint(rzbench)
+    print_ = fingerprint(rzbench, sandbox)
     known = load_state(state)
     if (
         known is not None

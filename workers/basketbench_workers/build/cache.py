@@ -26,6 +26,7 @@ from basketbench_workers.build.profiles import Profile
 from basketbench_workers.build.rootbuild import build_library
 from basketbench_workers.build.toolchain import Toolchain
 from basketbench_workers.procs import Deadline, StageFailed, run_logged
+from basketbench_workers.sandbox import Sandbox
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def _find_rzbench(build_dir: Path) -> Path:
         return direct
     found = sorted(p for p in build_dir.rglob("rzbench") if p.is_file())
     if not found:
-        raise StageFailed(f"the harness build produced no rzbench binary in {build_dir}")
+        raise StageFailed("the harness build produced no rzbench binary")
     return found[0]
 
 
@@ -73,14 +74,26 @@ def build_rzbench(
     log_path: Path,
     deadline: Deadline,
     jobs: int,
+    sandbox: Sandbox | None = None,
 ) -> Path:
-    """Configure (first time) and build rzbench in `build_dir`; returns the binary."""
+    """Configure (first time) and build rzbench in `build_dir`; returns the binary.
+
+    With a `prefix` (a commit's compression layer: its headers are compiled into the harness,
+    its objects linked), cmake and the compilers run in `sandbox`."""
     if not (harness_source / "CMakeLists.txt").is_file():
-        raise StageFailed(f"no harness sources at {harness_source} (CMakeLists.txt missing)")
+        raise StageFailed("no harness sources (CMakeLists.txt missing)")
     backend = ["-DRZBENCH_BACKEND=rootcompat"]
     if prefix is not None:
         backend = ["-DRZBENCH_BACKEND=root", f"-DROOT_ZIP_PREFIX={prefix}"]
-    run_logged(
+
+    def run(cmd: list[str | Path]) -> None:
+        if sandbox is None or prefix is None:
+            run_logged(cmd, log_path, deadline)
+        else:
+            sandbox.run_logged(cmd, log_path, deadline, build_dir,
+                               readable=[harness_source, prefix], writable=[build_dir])
+
+    run(
         [
             "cmake",
             "-S",
@@ -90,22 +103,22 @@ def build_rzbench(
             "-DCMAKE_BUILD_TYPE=Release",
             "-DRZBENCH_TESTS=OFF",
             *backend,
-        ],
-        log_path,
-        deadline,
+        ]
     )
-    run_logged(
-        ["cmake", "--build", build_dir, "--target", "rzbench", "-j", str(jobs)], log_path, deadline
-    )
+    run(["cmake", "--build", build_dir, "--target", "rzbench", "-j", str(jobs)])
+    if sandbox is not None and prefix is not None:
+        sandbox.reclaim(build_dir)
     return _find_rzbench(build_dir)
 
 
 class BuildCache:
-    def __init__(self, root: Path, harness_source: Path, toolchain: Toolchain, jobs: int) -> None:
+    def __init__(self, root: Path, harness_source: Path, toolchain: Toolchain, jobs: int,
+                 sandbox: Sandbox) -> None:
         self.root = root
         self.harness_source = harness_source
         self.toolchain = toolchain
         self.jobs = jobs
+        self.sandbox = sandbox
 
     def entry(self, key: str) -> Path:
         return self.root / key
@@ -165,8 +178,10 @@ class BuildCache:
                     deadline,
                     self.jobs,
                     context,
+                    self.sandbox,
                     built,
                 )
+                self.sandbox.reclaim(entry)
                 shutil.rmtree(tree, ignore_errors=True)
                 shutil.rmtree(entry / "work", ignore_errors=True)
             binary = self._harness(inputs.harness_hash, prefix, log_path, deadline)
@@ -207,16 +222,21 @@ class BuildCache:
         name = f"harness-{harness_hash[:16]}-{flavour}"
         with file_lock(self.root / f"{name}.lock"):
             stable_prefix = None
+            build_dir = self.root / name / "build"
             if prefix is not None:
                 stable_prefix = self.root / name / "prefix"
                 _sync(prefix, stable_prefix)
+                if self.sandbox.enabled:
+                    # Configured with the paths the sandbox shows (its own build tree).
+                    build_dir = self.root / name / "sandboxed-build"
             return build_rzbench(
                 self.harness_source,
-                self.root / name / "build",
+                build_dir,
                 stable_prefix,
                 log_path,
                 deadline,
                 self.jobs,
+                self.sandbox,
             )
 
     @staticmethod

@@ -16,6 +16,7 @@ from basketbench_workers.build.codecs import BuiltCodec
 from basketbench_workers.build.profiles import Profile, SourceGroup
 from basketbench_workers.build.toolchain import Toolchain
 from basketbench_workers.procs import Deadline, StageFailed, run_logged
+from basketbench_workers.sandbox import Sandbox
 
 LIBRARY_NAME = "libRootZip.a"
 
@@ -57,12 +58,16 @@ def build_library(
     deadline: Deadline,
     jobs: int,
     context: dict[str, str],
+    sandbox: Sandbox,
     codecs: tuple[BuiltCodec, ...] = (),
 ) -> Path:
     """Build the library; returns the archive path. StageFailed (with log tail) on any error.
 
     With pinned `codecs`, ROOT's files compile against their headers and their objects go
     into the same archive, so rzbench links those versions, not the host's libraries.
+
+    The compilers run sandboxed: a commit's source may `#include` any file it names, and a
+    compile error prints what it read into the run's log.
     """
     include = prefix / "include"
     lib = prefix / "lib"
@@ -96,9 +101,13 @@ def build_library(
             objects.append(obj)
 
     logs = [work / "logs" / f"cc-{i}.log" for i in range(len(jobs_list))]
+    readable = [tree, generated_only, *(codec.prefix / "include" for codec in codecs)]
+    writable = [work / "obj"]
+    with log.open("a") as fh:
+        fh.write(sandbox.describe(sandbox.limits(deadline.seconds)))
 
     def compile_one(i: int) -> None:
-        run_logged(jobs_list[i], logs[i], deadline)
+        sandbox.run_logged(jobs_list[i], logs[i], deadline, work / "obj", readable, writable)
 
     errors: list[StageFailed] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -48,6 +48,7 @@ from basketbench_workers.pipeline.advise import run_advise
 from basketbench_workers.pipeline.corpora import corpus_file
 from basketbench_workers.pipeline.suites import IoSpec, Suite, SuiteError, get_suite
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
+from basketbench_workers.sandbox import Launcher, Sandbox
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,7 @@ def build_cache(settings: WorkerSettings) -> BuildCache:
         harness(settings)[0],
         detect_toolchain(),
         settings.build_jobs,
+        Sandbox.for_settings(settings),
     )
 
 
@@ -355,9 +357,17 @@ def _stages(
         build = release_build(release, settings, log_path)
     else:
         assert codec_set is not None
+        if profile.kind == "root":
+            Sandbox.for_settings(settings).check()  # none here: refused, with the reason
         build = _build(profile, mirror, sha, settings, log_path, deadline, codec_set)
+    # A commit's rzbench holds the commit's code (run at every start): it runs sandboxed.
+    # A release's is built from PyPI's wheel, not from what a webhook named; a rootcompat
+    # profile's holds only rzbench's own backend.
+    sandbox = (Sandbox.for_settings(settings)
+               if release is None and profile.kind == "root" else None)
     # Results are stored under the fingerprint of the rzbench that measures them.
-    machine_id = ensure_registered(api, identity.machine_name, identity.tag, build.rzbench, state)
+    machine_id = ensure_registered(api, identity.machine_name, identity.tag, build.rzbench, state,
+                                   sandbox)
 
     # benchmark
     reporter.stage("benchmark", build_cache_hit=build.cache_hit, machine_id=machine_id)
@@ -373,8 +383,12 @@ def _stages(
     }
     partial = document.with_suffix(".partial")
     partial.unlink(missing_ok=True)
+    # What a sandboxed rzbench writes: a fresh dir of its own, never the run's log or document.
+    out = workdir / "sandbox-out"
+    shutil.rmtree(out, ignore_errors=True)
+    written = out / "result.json" if sandbox is not None else partial
     cmd: list[str] = [str(build.rzbench), "bench", *suite.rzbench_args(corpora)]
-    cmd += ["--json", str(partial), "--quiet", "--progress", "--context-json", json.dumps(context)]
+    cmd += ["--json", str(written), "--quiet", "--progress", "--context-json", json.dumps(context)]
     if profile.kind == "root":
         cmd += ["--root-commit", sha]
 
@@ -383,8 +397,22 @@ def _stages(
         if match and int(match.group(2)) > 0:
             reporter.progress(int(match.group(1)) / int(match.group(2)))
 
+    launcher: Launcher | None = None
     load_start = noise.snapshot()
-    rc = run_logged(cmd, log_path, deadline, cwd=workdir, on_stderr_line=on_line, ok_codes=(0, 1))
+    if sandbox is None:
+        rc = run_logged(cmd, log_path, deadline, cwd=workdir, on_stderr_line=on_line,
+                        ok_codes=(0, 1))
+    else:
+        limits = sandbox.limits(deadline.seconds)
+        readable = [build.rzbench.parent, *corpora]
+        launcher = sandbox.launcher(readable, limits)
+        with log_path.open("a") as fh:
+            fh.write(sandbox.describe(limits))
+        rc = sandbox.run_logged(cmd, log_path, deadline, out, readable, [out], limits,
+                                on_stderr_line=on_line, ok_codes=(0, 1))
+        if written.is_file():
+            sandbox.reclaim(out)
+            written.replace(partial)
     load_end = noise.snapshot()
     if not partial.is_file():
         raise StageFailed("rzbench wrote no result document", tail(log_path))
@@ -395,7 +423,7 @@ def _stages(
         run_io_stage(suite.io, release, build.rzbench, partial, context, workdir, log_path)
     _add_load_and_counts(partial, suite.count_args(dict(zip(
         (c.name for c in suite.corpora), corpora, strict=True))), build.rzbench,
-        noise.summarize(load_start, load_end), log_path, deadline)
+        noise.summarize(load_start, load_end), log_path, deadline, launcher)
     partial.replace(document)
 
     # upload: one document, at the end, so a killed run never leaves half a result set
@@ -405,7 +433,7 @@ def _stages(
     answer = api.post_results(run_id, document.read_bytes())
     with log_path.open("a") as fh:
         fh.write(f"uploaded: {json.dumps(answer)}\n")
-    upload_branch_sizes(api, build.rzbench, suite, corpora, sha, document, log_path)
+    upload_branch_sizes(api, build.rzbench, suite, corpora, sha, document, log_path, launcher)
     if rc == 1:
         reporter.failed(
             "some results failed (codec error or round-trip mismatch); stored with their error",
@@ -460,7 +488,8 @@ def run_io_stage(spec: IoSpec, release: Release | None, rzbench: Path, document:
 
 
 def _add_load_and_counts(partial: Path, count_args: list[str] | None, rzbench: Path,
-                         load: dict[str, Any], log_path: Path, deadline: Deadline) -> None:
+                         load: dict[str, Any], log_path: Path, deadline: Deadline,
+                         launcher: Launcher | None = None) -> None:
     """The machine's load around the timed run, the valgrind version, and (when the suite asks,
     `[instructions]`) the counts of its configurations under callgrind, into the document."""
     doc = json.loads(partial.read_text())
@@ -471,7 +500,8 @@ def _add_load_and_counts(partial: Path, count_args: list[str] | None, rzbench: P
             fh.write(f"counting under valgrind: rzbench bench {' '.join(count_args)} --count\n")
         started = time.monotonic()
         try:
-            run_counted(rzbench, count_args, doc, timeout=deadline.remaining())
+            run_counted(rzbench, count_args, doc, timeout=deadline.remaining(),
+                        launcher=launcher)
         except (CountingError, OSError, subprocess.TimeoutExpired) as exc:
             raise StageFailed(f"instruction counting failed: {exc}", tail(log_path)) from exc
         with log_path.open("a") as fh:
@@ -509,14 +539,16 @@ def record_build(document: Path, profile: Profile, harness_hash: str) -> None:
                     "harness_hash": harness_hash}
     document.write_text(json.dumps(doc))
 def upload_branch_sizes(api: ApiClient, rzbench: Path, suite: Suite, corpora: list[Path],
-                        sha: str, document: Path, log_path: Path) -> None:
+                        sha: str, document: Path, log_path: Path,
+                        launcher: Launcher | None = None) -> None:
     """Exact compressed bytes per branch and setting of the run's datasets (`rzbench sizes`,
     one compression per basket: cheap next to the timed passes), under the codec set of the
     uploaded document. Best effort: a failure is logged; the run's results stand."""
     try:
         codecs = (json.loads(document.read_text()).get("codecs") or {}).get("set") or "host"
         datasets = run_sizes(corpora=corpora, synthetic=suite.synthetic, settings=suite.settings,
-                             preconditioners=suite.preconditioners, binary=rzbench, timeout=600)
+                             preconditioners=suite.preconditioners, binary=rzbench, timeout=600,
+                             launcher=launcher)
         for d in datasets:
             api.post_branch_sizes(sha, d["dataset"], str(codecs), d["branches"])
         message = f"branch sizes: {len(datasets)} dataset(s) uploaded ({codecs})"

@@ -27,10 +27,11 @@ class CompareResult:
     rows: list[dict[str, Any]]
     mode: Mode
     codec_series: list[dict[str, Any]]
+    ab: dict[str, Any] | None = None  # CompareAb: the A/B behind the rows of evidence ab
 
     def answer(self) -> dict[str, Any]:
         """JSON-ready, keys in CompareOut's order (the answer's bytes depend on it)."""
         return {"total": self.total, "offset": self.offset, "counts": self.counts,
                 "rule": self.rule, "base": self.base.model_dump(),
                 "head": self.head.model_dump(), "rows": self.rows, "mode": self.mode,
-                "codec_series": self.codec_series}
+                "codec_series": self.codec_series, "ab": self.ab}

@@ -1,5 +1,6 @@
 """Compare: per-series deltas between two commits on one machine, or two machines at one
-commit, in one codec series; sizes are exact, speeds are tested (significance.py)."""
+commit, in one codec series; sizes are exact, speeds are judged only by their evidence
+(evidence.py: an interleaved A/B of the two builds, instruction counts, or no verdict)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,11 @@ from typing import Any
 from sqlalchemy import Integer, cast, func, select
 from sqlalchemy.orm import Session
 
-from basketbench.analysis.compare import view
+from basketbench.analysis.compare import evidence, view
 from basketbench.analysis.compare.request import CompareRequest
 from basketbench.analysis.compare.result import CompareResult, Mode
 from basketbench.analysis.compare.rows import compare_rows
 from basketbench.analysis.compare.sides import load_side
-from basketbench.analysis.compare.significance import run_speed_tests
 from basketbench.analysis.schemas import CompareSide
 from basketbench.analysis.series import CodecChoice, series_index
 from basketbench.catalog import dimensions as dimcache
@@ -22,6 +22,7 @@ from basketbench.catalog.service import machine_ref
 from basketbench.core.config import Settings
 from basketbench.core.errors import BadRequest
 from basketbench.models import Commit, Machine, Result, ResultDocument
+from basketbench.models.result import SPEED_METRICS
 from basketbench.results import provenance
 from basketbench.stats.counts import DEFAULT_THRESHOLD_PERCENT
 from basketbench.stats.deltas import MIN_EFFECT_PCT
@@ -34,9 +35,10 @@ def compare(session: Session, request: CompareRequest,
     ``merged``, ``order``, ``limit`` and ``offset`` shape what is shown (view.py);
     ``total`` and ``counts`` are over every row, not the page.
 
-    Speed rows follow detection's rule: a change is significant when its effect passes
-    the minimum (per series pattern) and its Mann-Whitney p-value survives
-    Benjamini-Hochberg over every speed row compared (q <= detection_fdr)."""
+    Speed rows get a verdict only from evidence (evidence.py): an interleaved A/B of the two
+    commits on this machine (its interval excludes 1 and the effect reaches the series'
+    minimum effect), else the instruction counts of both sides; two runs measured at
+    different times alone get none (``significant`` false)."""
     metrics = request.metrics()
     mode, mb, mh, cb, ch = _pair(session, request)
     ds_id = get_dataset(session, request.dataset).id if request.dataset else None
@@ -46,13 +48,16 @@ def compare(session: Session, request: CompareRequest,
     keys = sorted(base.keys() & head.keys())
     conf_outs = dimcache.configurations(session, {k[1] for k in keys})
     names = dimcache.dataset_names(session, {k[0] for k in keys})
-    fdr = settings.detection_fdr if settings else 0.05
     count_threshold = (settings.detection_count_threshold if settings
                        else DEFAULT_THRESHOLD_PERCENT)
-    speed = run_speed_tests(base, head, keys, metrics, names, conf_outs, settings, mb.tag)
+    commits_mode = mode == "commits"
+    wants_speed = any(met in SPEED_METRICS for met in metrics)
+    ab = (evidence.load_ab(session, mb.id, cb.id, ch.id, ds_id)
+          if commits_mode and wants_speed and keys else evidence.AbEvidence())
     rows = compare_rows(
         base, head, keys, metrics, names,
-        {cid: c.model_dump() for cid, c in conf_outs.items()}, speed.tested, fdr=fdr,
+        {cid: c.model_dump() for cid, c in conf_outs.items()}, ab,
+        evidence.min_effect_of(settings, mb.tag), counts_apply=commits_mode,
         count_threshold=count_threshold, setting=request.setting,
         only_significant=request.only_significant)
     if request.merged:
@@ -61,17 +66,19 @@ def compare(session: Session, request: CompareRequest,
         rows = view.arrange(rows, request.order)
     total = len(rows)
     counted = view.counts(rows)
+    evidenced = view.evidence_counts(rows)
     limit, offset = request.limit, request.offset
     if limit is not None or offset:
         rows = rows[offset:offset + limit if limit is not None else None]
     applied = view.rule(
-        fdr, settings.detection_default_min_effect if settings else MIN_EFFECT_PCT,
-        settings.detection_min_effect if settings else {}, speed.family, speed.shapes)
+        settings.detection_default_min_effect if settings else MIN_EFFECT_PCT,
+        settings.detection_min_effect if settings else {}, count_threshold,
+        machines=not commits_mode, evidence=evidenced)
     return CompareResult(
         total=total, offset=offset, counts=counted, rule=applied,
         base=_compare_side(session, cb, mb, base_choice),
         head=_compare_side(session, ch, mh, head_choice),
-        rows=rows, mode=mode, codec_series=in_both)
+        rows=rows, mode=mode, codec_series=in_both, ab=ab.run)
 
 
 def _pair(session: Session, request: CompareRequest

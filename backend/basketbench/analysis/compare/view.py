@@ -10,8 +10,8 @@ import math
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from basketbench.analysis.compare.evidence import rule_text
 from basketbench.models.result import SPEED_METRICS
-from basketbench.stats.deltas import mann_whitney_batch
 
 Order = Literal["decided", "series"]
 
@@ -47,11 +47,18 @@ def _exact(value: float | None) -> int | None:
 
 
 def _rank(row: dict[str, Any]) -> tuple[int, float]:
-    """0: an exact size change, 1: a significant speed change, 2: the rest; within each,
-    the largest effect first."""
-    effect = -abs(row["delta_pct"]) if row["delta_pct"] is not None else math.inf
+    """0: an exact size change, 1: a speed change (by its evidence), 2: the rest; within
+    each, the largest effect first -- an A/B row's effect is its A/B ratio, a counted row's
+    its instruction change, not the delta of two runs at different times."""
     if not row["significant"]:
         return 2, 0.0
+    found = row.get("evidence")
+    if found is not None and found["kind"] == "ab":
+        return 1, -abs(found["ratio"] - 1.0) * 100.0
+    if found is not None and found["kind"] == "counts":
+        moved = found["instructions_delta_pct"]
+        return 1, -abs(moved) if moved is not None else math.inf
+    effect = -abs(row["delta_pct"]) if row["delta_pct"] is not None else math.inf
     return (1 if row["metric"] in SPEED_METRICS else 0), effect
 
 
@@ -76,38 +83,35 @@ def counts(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
     return {"regressions": regressions, "improvements": improvements, "rows": total}
 
 
-def smallest_p(shapes: Iterable[tuple[int, int]]) -> float | None:
-    """The smallest p-value the speed test can give with these sample counts (base, head):
-    that of two fully separated samples. None without any shape."""
-    pairs = [([float(i) for i in range(nb)], [float(nb + i) for i in range(nh)])
-             for nb, nh in sorted(set(shapes)) if nb > 0 and nh > 0]
-    if not pairs:
-        return None
-    values = [p for p in mann_whitney_batch(pairs) if p is not None]
-    return min(values) if values else None
+def evidence_counts(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Speed rows by the kind of their evidence (ab, counts, none), over every row."""
+    out = {"ab": 0, "counts": 0, "none": 0}
+    for row in rows:
+        found = row.get("evidence")
+        if found is not None:
+            out[found["kind"]] += 1
+    return out
 
 
-def rule(fdr: float, default_min_effect: float, patterns: dict[str, float],
-         family: int, shapes: Iterable[tuple[int, int]]) -> dict[str, Any]:
-    """The rule compare applied (CompareRule), with why no speed row can pass when the
-    samples are too few for it."""
-    best = smallest_p(shapes)
+def rule(default_min_effect: float, patterns: dict[str, float], count_threshold: float, *,
+         machines: bool, evidence: dict[str, int]) -> dict[str, Any]:
+    """The rule compare applied (CompareRule), with a note when no speed row can get a
+    verdict because none has evidence."""
     note = None
-    if family == 0:
-        note = "no speed row has raw samples on both sides: none can be significant"
-    elif best is not None and best > fdr:
-        note = (f"the samples are too few for any speed row to pass: with the sample counts "
-                f"compared, the smallest possible p-value is {best:.3g} > q {fdr:g}; "
-                "measure with more repetitions")
+    speed_rows = sum(evidence.values())
+    if speed_rows and evidence["none"] == speed_rows:
+        note = (("two machines: " if machines else "")
+                + f"none of the {speed_rows} speed rows has A/B or instruction-count "
+                "evidence, so none gets a verdict; their numbers come from runs measured at "
+                "different times"
+                + ("" if machines else
+                   ": queue an interleaved A/B of the two commits to judge them"))
     return {
-        "speed_test": "two-sided Mann-Whitney U on the raw samples of each side",
-        "multiple_testing": f"Benjamini-Hochberg over the {family} speed rows with samples "
-                            f"on both sides; significant when q <= {fdr:g}",
-        "fdr": fdr,
+        **rule_text(count_threshold, machines),
         "min_effect_pct": default_min_effect,
         "min_effect_patterns": dict(patterns),
+        "count_threshold_pct": count_threshold,
         "sizes": "compressed size and ratio are exact: any byte change is a change",
-        "speed_rows_tested": family,
-        "smallest_possible_p": best,
+        "evidence": evidence,
         "note": note,
     }

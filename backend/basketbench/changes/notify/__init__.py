@@ -49,6 +49,8 @@ def enqueue(session: Session, settings: Settings, change_ids: list[int]) -> int:
         repo = session.get(Repository, commit.repository_id)
         assert repo is not None
         summary = summarise(session, settings, repo, commit, machine, group)
+        if not summary.rows:  # only speed shifts without evidence: no verdict to tell
+            continue
         rows = []
         if settings.notify_webhook_url:
             rows.append(("webhook", settings.notify_webhook_url, webhook.payload(summary)))

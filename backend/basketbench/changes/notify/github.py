@@ -25,7 +25,9 @@ def comment_body(summary: Summary) -> str:
                  f"isolated this commit.\n\n")
     return (head + summary.markdown_table()
             + f"\n\n[All changes of this commit]({summary.changes_url}) · "
-              f"speed changes confirmed by interleaved reruns; sizes are exact.")
+              f"speed verdicts only from an interleaved A/B of the commit against its "
+              f"reference build or from instruction counts (column evidence); sizes are "
+              f"exact.")
 
 
 def deliveries(settings: Settings, summary: Summary) -> list[tuple[str, str, dict[str, Any]]]:
@@ -37,8 +39,10 @@ def deliveries(settings: Settings, summary: Summary) -> list[tuple[str, str, dic
     api = f"{settings.github_api_url.rstrip('/')}/repos/{repo}"
     state = "failure" if summary.regressions else "success"
     status = {"state": state, "context": f"basketbench/{summary.tag}",
-              "description": f"{summary.regressions} regression(s), {summary.improvements} "
-                             f"improvement(s) confirmed"[:140],
+              "description": (f"{summary.regressions} regression(s), {summary.improvements} "
+                              f"improvement(s) confirmed"
+                              + (f", {summary.without_evidence} speed shift(s) without "
+                                 "A/B: no verdict" if summary.without_evidence else ""))[:140],
               "target_url": summary.changes_url}
     return [("github-status", f"{api}/statuses/{summary.commit}", status),
             ("github-pulls", f"{api}/commits/{summary.commit}/pulls",

@@ -15,7 +15,7 @@ def payload(summary: Summary) -> dict[str, Any]:
     for r in summary.rows[:15]:
         kind = "regression" if r.direction == "regression" else "improvement"
         lines.append(f"• {kind} {r.delta_pct:+.2f} % {r.metric} — {r.series} "
-                     f"(<{r.plot_url}|history>)")
+                     f"[{r.evidence}] (<{r.plot_url}|history>)")
     if len(summary.rows) > 15:
         lines.append(f"… and {len(summary.rows) - 15} more")
     return {"username": "basketbench", "text": "\n".join(lines)}

@@ -29,9 +29,8 @@ from basketbench.measure.rootio.baskets import (
 from basketbench.measure.rootio.corpus_format import CorpusWriter
 from basketbench.measure.rootio.rntuple import (
     RNTupleError,
-    decompress_blocks,
     iter_pages,
-    read_ntuple,
+    load_ntuple,
 )
 from basketbench.measure.version import package_version
 
@@ -82,7 +81,7 @@ class CorpusSummary:
 Log = Callable[[str], None]
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         while chunk := fh.read(1 << 20):
@@ -299,7 +298,7 @@ class _Extractor:
         def add(**item: Any) -> None:
             nonlocal file_index
             if file_index is None:
-                file_index = self.writer.add_file(path.name, fcompress, _sha256(path))
+                file_index = self.writer.add_file(path.name, fcompress, file_sha256(path))
             record = self.writer.add_basket(file=file_index, **item)
             summary.baskets += 1
             summary.pages += record.kind == "page"
@@ -329,16 +328,9 @@ class _Extractor:
         file_fcompress: int,
     ) -> Iterator[dict[str, Any]]:
         key = root_file.key(f"{name};{cycle}")
-        keylen, objlen, nbytes = int(key.fKeylen), int(key.fObjlen), int(key.fNbytes)
         size = path.stat().st_size
-        where = f"{path.name}: RNTuple anchor {name!r} at file offset {key.fSeekKey}"
-        raw_fh.seek(int(key.fSeekKey) + keylen)
-        stored = raw_fh.read(nbytes - keylen)
         try:
-            if len(stored) != nbytes - keylen:
-                raise RNTupleError(f"{where}: runs past the end of the file")
-            anchor = decompress_blocks(stored, objlen, where)
-            ntuple = read_ntuple(raw_fh, size, anchor, name, path.name)
+            ntuple = load_ntuple(raw_fh, size, key, name, path.name)
             for page, raw, compressed in iter_pages(raw_fh, size, ntuple, path.name):
                 column = ntuple.columns[page.column]
                 yield {

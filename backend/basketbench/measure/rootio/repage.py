@@ -9,8 +9,9 @@ SplitIndex64 -> Index64 without delta, SplitInt32 -> Int32 without zigzag).
 This is how RNTuple's writer fills pages at another `RNTupleWriteOptions` maximum page size,
 minus its tail-page balancing; the compressed bytes are ours to measure, not ROOT's, so the
 new pages have no `root_compressed`. TTree baskets are not copied (a re-paged corpus holds
-pages only); pages of types without a plain numeric layout (Switch, Real32Trunc,
-Real32Quant) are copied unchanged and counted.
+pages only); pages of types without a plain numeric layout (Switch, and the bit-packed
+Real32Trunc / Real32Quant, which lossy_floats decodes but re-paging does not re-encode) are
+copied unchanged and counted.
 """
 
 from __future__ import annotations

@@ -38,13 +38,14 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 import xxhash
 
-from basketbench.measure.rootio import blocks
+from basketbench.measure.rootio import blocks, lossy_floats
 from basketbench.measure.rootio.blocks import BlockError
+from basketbench.measure.rootio.lossy_floats import LossyError, Representation
 
 SUPPORTED_EPOCH = 1
 ENVELOPE_HEADER, ENVELOPE_FOOTER, ENVELOPE_PAGELIST = 1, 2, 3
@@ -135,6 +136,8 @@ class Column:
     representation: int
     first_element: int = 0
     record_offset: int = 0  # where its record starts in the header (or footer) envelope
+    # [min, max] of a column with a value range (flag 0x02; always set for Real32Quant)
+    value_range: tuple[float, float] | None = None
 
     @property
     def element_size(self) -> int:
@@ -353,8 +356,10 @@ class _Schema:
         flags = cur.u16(what + " flags")
         representation = cur.u16(what + " representation index")
         first = cur.i64(what + " first element index") if flags & 0x01 else 0
+        value_range = None
         if flags & 0x02:
-            cur.take(16, what + " value range")
+            low, high = struct.unpack("<2d", cur.take(16, what + " value range"))
+            value_range = (low, high)
         cur.close(end, what)
         column_type = COLUMN_TYPES.get(code)
         if column_type is None:
@@ -368,7 +373,8 @@ class _Schema:
             raise cur.fail(what + " field id", f"{field_id} but there are "
                            f"{len(self.nt.fields)} fields", at)
         self.nt.columns.append(
-            Column(len(self.nt.columns), column_type, bits, field_id, representation, first, at))
+            Column(len(self.nt.columns), column_type, bits, field_id, representation, first, at,
+                   value_range))
 
 
 def _field_paths(fields: list[Field]) -> None:
@@ -457,6 +463,19 @@ def read_ntuple(fh: IO[bytes], file_size: int, anchor_bytes: bytes, name: str,
     return nt
 
 
+def load_ntuple(raw_fh: IO[bytes], file_size: int, key: Any, name: str, where: str) -> NTuple:
+    """The RNTuple whose anchor is the object of ROOT file key `key` (an uproot ReadOnlyKey:
+    fSeekKey, fKeylen, fObjlen, fNbytes); `where` names the file in errors."""
+    keylen, objlen, nbytes = int(key.fKeylen), int(key.fObjlen), int(key.fNbytes)
+    at = f"{where}: RNTuple anchor {name!r} at file offset {key.fSeekKey}"
+    raw_fh.seek(int(key.fSeekKey) + keylen)
+    stored = raw_fh.read(nbytes - keylen)
+    if len(stored) != nbytes - keylen:
+        raise RNTupleError(f"{at}: runs past the end of the file")
+    anchor = decompress_blocks(stored, objlen, at)
+    return read_ntuple(raw_fh, file_size, anchor, name, where)
+
+
 def _cluster_pages(cur: _Cursor, nt: NTuple, cluster: int, numbers: list[int]) -> None:
     what = f"cluster {cluster} column list"
     end, n_columns = cur.frame(what, is_list=True)
@@ -519,6 +538,31 @@ def iter_pages(fh: IO[bytes], file_size: int, nt: NTuple,
 
 
 # --------------------------------------------------------------------------- encodings
+
+
+def lossy_representation(column: Column) -> Representation | None:
+    """The lossy float representation of a Real32Trunc / Real32Quant / Real16 column."""
+    name = column.type.name
+    if name == "Real32Trunc":
+        return Representation("trunc", column.bits)
+    if name == "Real32Quant":
+        if column.value_range is None:
+            raise RNTupleError(f"column {column.index}: Real32Quant without a value range")
+        return Representation("quant", column.bits, *column.value_range)
+    if name == "Real16":
+        return Representation("half", 16)
+    return None
+
+
+def decode_column_page(column: Column, raw: bytes, elements: int) -> np.ndarray:
+    """The values of one page of `column`, lossy float columns included."""
+    rep = lossy_representation(column)
+    if rep is None:
+        return decode_elements(column.type, raw, elements)
+    try:
+        return lossy_floats.decode(rep, raw, elements)
+    except LossyError as exc:
+        raise RNTupleError(f"column {column.index} ({column.type.name}): {exc}") from exc
 
 
 def _dtype(column_type: ColumnType) -> np.dtype[np.generic]:

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from basketbench.measure.rzbench.runner import Launcher
+
 # (size bytes, associativity, line bytes): a common x86 core of the last decade (32 KiB 8-way
 # L1s, an 8 MiB 16-way last level).
 CACHE_MODEL = {"I1": (32768, 8, 64), "D1": (32768, 8, 64), "LL": (8388608, 16, 64)}
@@ -197,10 +199,11 @@ def merge_counts(
 
 
 def count_results(
-    binary: Path, bench_arguments: list[str], *, timeout: float | None = None
+    binary: Path, bench_arguments: list[str], *, timeout: float | None = None,
+    launcher: Launcher | None = None,
 ) -> tuple[dict[str, Any], dict[tuple[int, str], PassCounts]]:
     """Run `rzbench bench ARGS --count` under callgrind: its document (results without speeds)
-    and the counts per (result index, operation)."""
+    and the counts per (result index, operation). `launcher` wraps the command (a sandbox)."""
     valgrind = valgrind_path()
     with tempfile.TemporaryDirectory(prefix="rzbench-count-") as tmp:
         directory = Path(tmp)
@@ -217,7 +220,8 @@ def count_results(
             "--quiet",
         ]
         proc = subprocess.run(
-            argv, capture_output=True, text=True, errors="replace", timeout=timeout
+            launcher(argv, [directory]) if launcher else argv,
+            capture_output=True, text=True, errors="replace", timeout=timeout,
         )
         if proc.returncode not in (0, 1) or not count_json.is_file():
             messages = [ln for ln in proc.stderr.splitlines() if not ln.startswith("==")]
@@ -233,9 +237,11 @@ def run_counted(
     doc: dict[str, Any],
     *,
     timeout: float | None = None,
+    launcher: Launcher | None = None,
 ) -> None:
     """Count the configurations of bench_arguments (the timed run's own arguments) and merge the
     counts into doc, the timed run's document."""
     version = valgrind_version()
-    count_doc, counts = count_results(binary, bench_arguments, timeout=timeout)
+    count_doc, counts = count_results(binary, bench_arguments, timeout=timeout,
+                                      launcher=launcher)
     merge_counts(doc, count_doc, counts, version)

@@ -118,6 +118,9 @@ class BenchOptions:
 
 
 ProgressCallback = Callable[[int, int], None]
+# argv, the directories the command writes -> the argv to execute instead (a worker runs
+# commit-built rzbench sandboxed this way; the library itself knows nothing of sandboxes).
+Launcher = Callable[[list[str], Sequence[Path]], list[str]]
 
 
 def _exit_description(code: int) -> str:
@@ -131,10 +134,13 @@ def _run(
     args: list[str],
     progress: ProgressCallback | None = None,
     timeout: float | None = None,
+    launcher: Launcher | None = None,
+    writes: Sequence[Path] = (),
 ) -> tuple[int, str]:
     """Run rzbench; return (exit code, stderr without progress lines)."""
+    argv = [str(binary), *args]
     with subprocess.Popen(
-        [str(binary), *args],
+        launcher(argv, writes) if launcher else argv,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -171,11 +177,13 @@ def run_bench(
     binary: Path | None = None,
     progress: ProgressCallback | None = None,
     timeout: float | None = None,
+    launcher: Launcher | None = None,
 ) -> tuple[int, str]:
     """Run `rzbench bench`, writing the result document to json_out.
 
     Returns (exit code, stderr). Exit 1 still writes the document (a result
-    failed); exit 2 and other codes raise RzbenchError.
+    failed); exit 2 and other codes raise RzbenchError. With a `launcher`, the directories
+    of the output files are the ones the command may write.
     """
     binary = binary or locate_rzbench()
     args = ["bench", *options.arguments(), "--json", str(json_out), "--quiet"]
@@ -185,7 +193,8 @@ def run_bench(
         args += ["--markdown", str(markdown_out)]
     if progress:
         args.append("--progress")
-    code, stderr = _run(binary, args, progress, timeout)
+    writes = sorted({p.parent for p in (json_out, csv_out, markdown_out) if p is not None})
+    code, stderr = _run(binary, args, progress, timeout, launcher, writes)
     if code not in (EXIT_OK, EXIT_RESULT_FAILED) or not json_out.is_file():
         raise RzbenchError(stderr or _exit_description(code), code)
     return code, stderr
@@ -216,6 +225,7 @@ def run_sizes(
     binary: Path | None = None,
     progress: ProgressCallback | None = None,
     timeout: float | None = None,
+    launcher: Launcher | None = None,
 ) -> list[dict[str, Any]]:
     """Run `rzbench sizes`: exact compressed bytes per branch and setting, per dataset."""
     binary = binary or locate_rzbench()
@@ -233,6 +243,8 @@ def run_sizes(
             [*args, "--json", str(out), *(["--progress"] if progress else [])],
             progress,
             timeout,
+            launcher,
+            [Path(tmp)],
         )
         if code != EXIT_OK or not out.is_file():
             raise RzbenchError(stderr or _exit_description(code), code)

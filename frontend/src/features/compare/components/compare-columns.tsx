@@ -3,11 +3,13 @@ import { Link } from 'react-router';
 import type { Column } from '@/components/ui/data-table';
 import { fmtPct, METRIC_LABELS } from '@/lib/format';
 import { compareRowHistoryLink } from '@/lib/history-links';
-import type { CompareRow } from '@/types/api';
+import type { CompareAb, CompareRow } from '@/types/api';
+import { evidenceText, verdictText } from '../utils/evidence';
 import { fmtDeltaBytes, fmtRatios, fmtValue } from '../utils/format';
 
-/** `historyMachine`: the machine the history links plot (the head machine, or the one machine). */
-export function compareColumns(historyMachine: string): Column<CompareRow>[] {
+/** `historyMachine`: the machine the history links plot (the head machine, or the one machine);
+ * `ab`: the A/B behind rows of evidence ab; `machines`: a comparison of two machines. */
+export function compareColumns(historyMachine: string, ab: CompareAb | null | undefined, machines: boolean): Column<CompareRow>[] {
   return [
     { key: 'dataset', header: 'dataset', value: (r) => r.dataset },
     { key: 'configuration', header: 'configuration', value: (r) => r.configuration.label },
@@ -17,12 +19,26 @@ export function compareColumns(historyMachine: string): Column<CompareRow>[] {
     { key: 'delta_pct', header: 'Δ', value: (r) => r.delta_pct, render: (r) => fmtPct(r.delta_pct), numeric: true },
     { key: 'delta_bytes', header: 'byte change', value: (r) => r.delta_bytes, render: (r) => fmtDeltaBytes(r.delta_bytes), numeric: true, optional: true },
     { key: 'ratio', header: 'ratio', value: (r) => r.head_ratio, render: (r) => fmtRatios(r.base_ratio, r.head_ratio), numeric: true, optional: true },
-    { key: 'p_value', header: 'p', value: (r) => r.p_value, render: (r) => (r.p_value === null ? '—' : r.p_value.toExponential(1)), numeric: true, optional: true },
     {
       key: 'significant',
       header: 'verdict',
       value: (r) => (r.regression ? 2 : r.significant ? 1 : 0),
-      render: (r) => (r.regression ? 'regression' : r.significant ? 'improvement' : 'no change'),
+      render: (r) => verdictText(r),
+    },
+    {
+      key: 'evidence',
+      header: 'evidence',
+      value: (r) => r.evidence?.kind ?? null,
+      render: (r) => {
+        const text = evidenceText(r.evidence, ab, machines);
+        if (text === null) return <span className="muted">{r.metric.endsWith('instructions_per_mb') ? 'counts' : 'exact'}</span>;
+        const kind = r.evidence?.kind ?? 'none';
+        return (
+          <span className={`badge ${kind === 'none' ? '' : 'badge-info'}`} data-testid="evidence" data-kind={kind}>
+            {text}
+          </span>
+        );
+      },
     },
     { key: 'history', header: 'history', value: () => null, render: (r) => <Link to={compareRowHistoryLink(r, historyMachine)}>history</Link> },
   ];

@@ -13,6 +13,7 @@ import { COMPARE_PAGE } from '../api/get-compare';
 import { useCompareData } from '../hooks/use-compare-data';
 import { compareCsvHeader, compareCsvRows } from '../utils/csv';
 import { selectionProblem } from '../utils/selection';
+import { AbPanel } from './ab-panel';
 import { compareColumns } from './compare-columns';
 import { CompareControls } from './compare-controls';
 import { CompareRuleText } from './compare-rule';
@@ -36,7 +37,7 @@ export function ComparePage() {
 
   // The server filters (setting, significant only), orders and pages: these are the page's rows.
   const rows = compare.data?.rows ?? [];
-  const columns = compareColumns(historyMachine);
+  const columns = compareColumns(historyMachine, compare.data?.ab, state.kind === 'machines');
   const counts = compare.data?.counts ?? { regressions: 0, improvements: 0, rows: 0 };
   const rule = compare.data?.rule;
   const problem = selectionProblem({ kind: state.kind, base: state.base, head: state.head, commitCount: commits.data.total });
@@ -58,7 +59,8 @@ export function ComparePage() {
   return (
     <>
       <PageHeader title="Compare">
-        Per-series deltas (head vs base): exact size changes first, then significant speed changes, each by effect, then the rest.
+        Per-series deltas (head vs base): exact size changes first, then speed changes that an interleaved A/B or instruction counts back, each by
+        effect, then the rest. Two runs measured at different times get no speed verdict.
       </PageHeader>
       {rule && <CompareRuleText rule={rule} />}
       <CompareControls state={state} set={set} dims={d} common={common} />
@@ -100,6 +102,7 @@ export function ComparePage() {
             Both sides in one codec series ({compare.data.head.codecs ? seriesName(compare.data.head.codecs) : 'versions not recorded'}). Base:{' '}
             {fmtCodecs(compare.data.base.codecs)}. Head: {fmtCodecs(compare.data.head.codecs)}.
           </p>
+          {state.kind === 'commits' && <AbPanel data={compare.data} machine={state.machine} base={state.base} head={state.head} />}
           <p className="summary" data-testid="compare-summary">
             <span className="badge badge-bad">{counts.regressions} regressions</span>{' '}
             <span className="badge badge-good">{counts.improvements} improvements</span>
