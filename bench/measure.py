@@ -147,9 +147,14 @@ def api_server(db_url: str, workdir: Path, workers: int = 1,
     # `token create` migrates: a server that must not (an older commit's) gets its token
     # from this tree's code, in the same database.
     token_env = env if migrate else {k: v for k, v in env.items() if k != "PYTHONPATH"}
-    created = subprocess.run([BASKETBENCH, "token", "create", "--name", "bench"],
-                             env=token_env, cwd=workdir, capture_output=True, text=True,
-                             timeout=120)
+    # The benchmark writes (ingest) and triggers: an admin token; a commit from before
+    # token scopes (issue 38) has no --scope option.
+    for scope in (["--scope", "admin"], []):
+        created = subprocess.run([BASKETBENCH, "token", "create", "--name", "bench", *scope],
+                                 env=token_env, cwd=workdir, capture_output=True, text=True,
+                                 timeout=120)
+        if created.returncode == 0 or "--scope" not in created.stderr:
+            break
     if created.returncode != 0:
         raise RuntimeError(f"basketbench token create failed:\n{created.stderr}")
     token = created.stdout.strip().splitlines()[-1]

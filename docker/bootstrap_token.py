@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Register the workers' shared API token from BASKETBENCH_WORKER_TOKEN (run by the API
-container's entrypoint after migrations), so a compose stack works in one `up`.
+container's entrypoint after migrations), so a compose stack works in one `up`. It is a
+machine token: workers build and run commits' code, so their token can register, claim and
+report runs and upload results, and nothing else (people create user tokens with
+`basketbench token create --scope user`).
 
 Stores only the token's hash, like `basketbench token create`; idempotent: an already
 registered token is left alone, a revoked one stays revoked (and is reported).
@@ -40,9 +43,10 @@ def main() -> int:
             existing = session.scalar(select(ApiToken).where(ApiToken.token_hash == digest))
             if existing is not None:
                 state = "revoked" if existing.revoked_at is not None else "active"
-                print(f"bootstrap-token: worker token already registered ({state})")
+                print(f"bootstrap-token: worker token already registered ({state}, "
+                      f"scope {existing.scope})")
                 return 0
-            session.add(ApiToken(name=NAME, token_hash=digest))
+            session.add(ApiToken(name=NAME, token_hash=digest, scope="machine"))
             session.commit()
             print("bootstrap-token: worker token registered")
     finally:

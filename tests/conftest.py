@@ -187,7 +187,9 @@ def api_server_factory(
             else:
                 env[key] = value
         created = subprocess.run(
-            [BASKETBENCH, "token", "create", "--name", "tests"], env=env, cwd=workdir,
+            # admin: the tests' server and its workers share one token (user and machine)
+            [BASKETBENCH, "token", "create", "--scope", "admin", "--name", "tests"], env=env,
+            cwd=workdir,
             capture_output=True, text=True, timeout=120, check=True)
         token = created.stdout.strip().splitlines()[-1]
         port = find_free_port()

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, routing
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
@@ -67,6 +67,23 @@ def frontend_dist(settings: Settings) -> Path | None:
     return path if (path / "index.html").is_file() else None
 
 
+SPA_PATH = "/{path:path}"
+
+
+def allowed_methods(app: FastAPI, path: str) -> set[str]:
+    """The methods of the API routes whose path matches ``path`` (the SPA's catch-all GET
+    excluded): what a 405's Allow header names."""
+    contexts = getattr(routing, "iter_route_contexts", None)  # FastAPI >= 0.165
+    routes = contexts(app.routes) if contexts is not None else app.routes
+    allowed: set[str] = set()
+    for route in routes:
+        regex, methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
+        if (regex is not None and methods and getattr(route, "path", None) != SPA_PATH
+                and regex.match(path)):
+            allowed |= set(methods)
+    return allowed
+
+
 def mount_frontend(app: FastAPI, dist: Path) -> None:
     """Static files, and index.html for every other non-API path (history-API routing).
     Caching and precompression: static_assets."""
@@ -75,9 +92,13 @@ def mount_frontend(app: FastAPI, dist: Path) -> None:
     index = dist / "index.html"
     root = dist.resolve()
 
-    @app.get("/{path:path}", include_in_schema=False, response_model=None)
+    @app.get(SPA_PATH, include_in_schema=False, response_model=None)
     def spa(path: str) -> FileResponse | JSONResponse:
         if path.startswith(API_PREFIX.strip("/") + "/") or path == API_PREFIX.strip("/"):
+            allowed = allowed_methods(app, "/" + path)
+            if allowed:  # an API route with other methods (this catch-all took the GET)
+                return errors.error_response(405, "method_not_allowed", "Method Not Allowed",
+                                             headers={"Allow": ", ".join(sorted(allowed))})
             return errors.error_response(404, "not_found", f"no API route /{path}")
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(root):

@@ -289,12 +289,16 @@ def test_all_services_become_healthy(stack: Stack) -> None:
 
 def test_a_token_is_made_and_accepted(stack: Stack) -> None:
     done = stack.project.run("exec", "-T", "api", "basketbench", "token", "create",
-                             "--name", "compose-e2e")
+                             "--scope", "user", "--name", "compose-e2e")
     token = done.stdout.strip().splitlines()[-1]
     assert len(token) >= 24
     bad = httpx.post(stack.api + "/trigger", json={"commits": ["0" * 40]},
                      headers={"Authorization": "Bearer not-a-token"}, timeout=30)
     assert bad.status_code == 401, bad.text
+    # The workers' shared token (bootstrapped as a machine token) cannot trigger runs.
+    machine = httpx.post(stack.api + "/trigger", json={"commits": ["0" * 40]},
+                         headers={"Authorization": f"Bearer {stack.worker_token}"}, timeout=30)
+    assert machine.status_code == 403, machine.text
     STATE["token"] = token
 
 

@@ -47,7 +47,7 @@ def entrypoint(database: str, image_bin: Path, token: str, *command: str
 def _token_rows(database: str) -> list[tuple[str, str]]:
     engine = create_engine(database)
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT name, token_hash FROM api_tokens")).all()
+        rows = conn.execute(text("SELECT scope, token_hash FROM api_tokens")).all()
     engine.dispose()
     return [(r[0], r[1]) for r in rows]
 
@@ -61,6 +61,7 @@ def test_migrates_registers_the_token_once_and_execs(database: str, image_bin: P
     assert "worker token registered" in first.stdout
     rows = _token_rows(database)
     assert [h for _, h in rows] == [hash_token(token)]  # only the hash is stored
+    assert [s for s, _ in rows] == ["machine"]  # workers run commits' code: a machine's job
 
     again = entrypoint(database, image_bin, token, "echo", "serving")
     assert again.returncode == 0, again.stderr

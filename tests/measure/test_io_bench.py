@@ -86,10 +86,15 @@ def test_a_copy_that_differs_is_a_failure_not_a_number(
 
 
 def test_an_rntuple_copy_that_differs_is_a_failure(
-    release: tuple[Release, Path], document: dict[str, object]
+    release: tuple[Release, Path], document: dict[str, object], tmp_path: Path
 ) -> None:
-    """HZZ's RNTuple copy (written by the document fixture) against Zmumu's column sums."""
-    (copy_path,) = io_bench.work_dir(RELEASE).glob("uproot-HZZ-*/events-rntuple-505.root")
+    """An RNTuple copy of HZZ (from the stored copy the document fixture left) against
+    Zmumu's column sums."""
+    (stored,) = io_bench.work_dir(RELEASE).glob("uproot-HZZ-*/events-stored.root")
+    copy_path = tmp_path / "events-rntuple-505.root"
+    io_bench.measure(release[0], {"op": "write", "form": "rntuple", "tree": "events",
+                                  "source": str(stored), "target": str(copy_path),
+                                  "setting": 505, "samples": 1, "threads": 1})
     rntuple = Copy("events", "rntuple", 505, copy_path, "hzz")
     zmumu = {"entries": 2421, "checksum": "", "path": str(real_file("uproot-Zmumu.root"))}
     with pytest.raises(IoBenchError, match="column.s. read back differ"):
@@ -122,3 +127,34 @@ def test_io_document_ingests_as_its_own_modes(document: dict[str, object], tmp_p
     from basketbench.measure.document.validation import validate_result_document
 
     assert validate_result_document(json.loads(json.dumps(document))) == []
+
+
+def test_runs_write_their_copies_apart_and_store_the_source_atomically(tmp_path: Path) -> None:
+    """Issue 38: every sample rewrites a copy in place, so each run has its own directory
+    (removed after it); the shared stored copy appears whole or not at all."""
+    with io_bench.run_copies(tmp_path) as one, io_bench.run_copies(tmp_path) as two:
+        assert one != two and one.parent == two.parent == tmp_path
+        (one / "events-ttree-505.root").write_bytes(b"one")
+        assert not (two / "events-ttree-505.root").exists()
+    assert not one.exists() and not two.exists()
+
+    seen: list[list[str]] = []
+
+    def write(target: Path) -> None:
+        seen.append(sorted(p.name for p in tmp_path.iterdir()))
+        assert not target.exists()
+        target.write_bytes(b"stored")
+
+    stored = io_bench.store_atomically(tmp_path, "events-stored.root", write)
+    assert stored.read_bytes() == b"stored" and seen == [[]]  # no final name mid-write
+    assert io_bench.store_atomically(tmp_path, "events-stored.root", write) == stored
+    assert len(seen) == 1  # stored once
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["events-stored.root"]
+
+    def fail(target: Path) -> None:
+        target.write_bytes(b"half")
+        raise io_bench.IoBenchError("ROOT died")
+
+    with pytest.raises(io_bench.IoBenchError):
+        io_bench.store_atomically(tmp_path, "other-stored.root", fail)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["events-stored.root"]

@@ -34,6 +34,10 @@ def test_advise_run_measures_a_data_root_file_and_stores_its_advice(
     (data / "hzz").mkdir(parents=True)
     shutil.copy(real_file("uproot-HZZ-zlib.root"), data / "hzz" / "HZZ.root")
     (data / "escape.root").symlink_to(real_file("uproot-HZZ-zlib.root"))  # outside the root
+    # Files that are no ROOT file, or no longer a whole one (issue 38).
+    (data / "empty.root").write_bytes(b"")
+    (data / "text.root").write_text("no ROOT file\n")
+    (data / "cut.root").write_bytes(real_file("uproot-HZZ-zlib.root").read_bytes()[:100_000])
     # `make harness-build`'s rzbench, not a second compile (falls back to building).
     adopt_make_build(WorkerSettings(worker_dir=worker_dir), tmp_path / "adopt.log")
 
@@ -101,3 +105,24 @@ def test_advise_run_measures_a_data_root_file_and_stores_its_advice(
     assert "leaves the data root" in listed[escaped_id]["reason"]
     assert listed[run_id]["reason"] is None
     assert httpx.get(f"{api.api}/advise/{escaped_id}", timeout=30).status_code == 404
+
+    # Not ROOT, empty, truncated: each run fails with the reader's one-line reason, the file
+    # named as given; no traceback and no path of the worker in what anyone can read.
+    reasons = {"empty.root": "not a ROOT file", "text.root": "not a ROOT file",
+               "cut.root": "truncated ROOT file"}
+    ids = {}
+    for name in reasons:
+        answer = advise(name)
+        assert answer.status_code == 201, answer.text
+        ids[name] = answer.json()["run_id"]
+    for name, reason in reasons.items():
+        bad = wait_for(lambda i=ids[name]: (r := get(api, f"/runs/{i}"))["status"] in FINAL and r,
+                       300, f"the run on {name} to fail", on_timeout=worker.log)
+        assert bad["status"] == "failed", bad
+        assert f"stage advise failed: {name}: {reason}" in bad["log_tail"], bad["log_tail"]
+        public = httpx.get(f"{api.api}/runs/{ids[name]}", timeout=30).text
+        listed = httpx.get(f"{api.api}/runs", timeout=30).text
+        for text in (public, listed):
+            assert "Traceback" not in text
+            for secret in (str(tmp_path), str(data), str(worker_dir)):
+                assert secret not in text, (secret, text[:2000])

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.catalog.lookup import max_order, normalise_sha
 from basketbench.core.errors import Invalid
+from basketbench.core.sqlutil import chunked
 from basketbench.measure.realroot.releases import release_for_sha
 from basketbench.models import Commit, Repository
 
@@ -56,9 +57,9 @@ def store_commits(session: Session, repo: Repository,
     parent_shas = {normalise_sha(p) for i in infos for p in i.parents}
     lock_repository(session, repo.id)
     known = {
-        c.sha: c for c in session.scalars(
-            select(Commit).where(Commit.repository_id == repo.id,
-                                 Commit.sha.in_(set(shas) | parent_shas))
+        c.sha: c for piece in chunked(sorted(set(shas) | parent_shas))
+        for c in session.scalars(
+            select(Commit).where(Commit.repository_id == repo.id, Commit.sha.in_(piece))
             .execution_options(populate_existing=True))
     }
     newest = max_order(session, repo.id)
@@ -119,10 +120,10 @@ def _children(session: Session, repository_id: int, shas: list[str]) -> list[Com
         stmt = text("SELECT id FROM commits WHERE repository_id = :r AND EXISTS "
                     "(SELECT 1 FROM json_each(commits.parents) WHERE value IN :shas)"
                     ).bindparams(bindparam("shas", expanding=True))
-        ids = list(session.scalars(stmt, {"r": repository_id, "shas": shas}))
-    if not ids:
-        return []
-    return list(session.scalars(select(Commit).where(Commit.id.in_(ids))))
+        ids = [i for piece in chunked(shas)
+               for i in session.scalars(stmt, {"r": repository_id, "shas": list(piece)})]
+    return [c for piece in chunked(ids)
+            for c in session.scalars(select(Commit).where(Commit.id.in_(piece)))]
 
 
 def _push_children_after(session: Session, repository_id: int, moved: list[Commit]) -> None:

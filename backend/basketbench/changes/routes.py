@@ -25,7 +25,7 @@ from basketbench.changes.schemas import (
     StatusIn,
 )
 from basketbench.schemas.refs import Metric
-from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
+from basketbench.web.deps import MachineToken, ReadAccess, SessionDep, SettingsDep, UserToken
 from basketbench.web.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 
 router = APIRouter(prefix="/changes", tags=["changes"])
@@ -90,27 +90,27 @@ def change_summary(
 
 
 @router.post("/status", response_model=BulkStatusOut)
-def set_many_statuses(session: SessionDep, token: TokenDep, body: BulkStatusIn) -> Any:
+def set_many_statuses(session: SessionDep, token: UserToken, body: BulkStatusIn) -> Any:
     """One status (and reason) for many changes, e.g. every change of a commit or of one
     summary line: all are set, or none (an unknown id is a 404 naming it)."""
     return change_summary_service.set_many(session, body.change_ids, body.status,
                                            body.reason, body.by, token.name)
 
 
-@router.get("/{change_id}", response_model=ChangeDetail, dependencies=[ReadAccess])
+@router.get("/{change_id:int}", response_model=ChangeDetail, dependencies=[ReadAccess])
 def get_change(session: SessionDep, change_id: int) -> ChangeDetail:
     return service.get_detail(session, change_id)
 
 
-@router.patch("/{change_id}", response_model=ChangeDetail)
-def set_change_status(session: SessionDep, token: TokenDep, change_id: int,
+@router.patch("/{change_id:int}", response_model=ChangeDetail)
+def set_change_status(session: SessionDep, token: UserToken, change_id: int,
                       body: StatusIn) -> ChangeDetail:
     return service.set_status(session, change_id, body, token.name)
 
 
-@router.post("/{change_id}/bisection/range", response_model=BisectionOut)
+@router.post("/{change_id:int}/bisection/range", response_model=BisectionOut)
 def bisection_range(request: Request, session: SessionDep, settings: SettingsDep,
-                    _token: TokenDep, change_id: int, body: RangeIn) -> BisectionOut:
+                    _token: MachineToken, change_id: int, body: RangeIn) -> BisectionOut:
     """A worker's list of the commits between the measured parent and the changed commit."""
     infos = [CommitInfo(sha=c.sha, parents=c.parents, author=c.author,
                         author_email=c.author_email, date=c.date, message=c.message)

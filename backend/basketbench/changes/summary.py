@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from basketbench.catalog.service import machine_ref
 from basketbench.changes.service import ChangeFilter, _commit_ref, list_query
 from basketbench.core.errors import BadRequest, NotFound
+from basketbench.core.sqlutil import chunked
 from basketbench.models import Change, Commit, Configuration, Dataset, Machine, Repository
 from basketbench.models.base import utcnow
 
@@ -94,13 +95,16 @@ def set_many(session: Session, ids: list[int], status: str, reason: str | None,
     wanted = sorted(set(ids))
     if status in ("fixed", "ignored") and not (reason or "").strip():
         raise BadRequest(f"reason: say why the changes are {status}")
-    found = set(session.scalars(select(Change.id).where(Change.id.in_(wanted))))
+    found: set[int] = set()
+    for piece in chunked(wanted):  # IN lists within the drivers' parameter limits
+        found.update(session.scalars(select(Change.id).where(Change.id.in_(piece))))
     missing = [i for i in wanted if i not in found]
     if missing:
         raise NotFound(f"change_ids: unknown change(s) {missing[:20]}"
                        f"{' ...' if len(missing) > 20 else ''}; nothing was changed")
-    session.execute(update(Change).where(Change.id.in_(wanted)).values(
-        status=status, status_reason=(reason or "").strip() or None,
-        status_by=(by or "").strip() or token_name, status_at=utcnow()))
+    values = {"status": status, "status_reason": (reason or "").strip() or None,
+              "status_by": (by or "").strip() or token_name, "status_at": utcnow()}
+    for piece in chunked(wanted):  # one transaction: all pieces or none
+        session.execute(update(Change).where(Change.id.in_(piece)).values(**values))
     session.commit()
     return {"status": status, "updated": len(wanted), "change_ids": wanted}

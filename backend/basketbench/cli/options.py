@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import typer
 
+from basketbench.measure.advise.settings import is_advise_setting
 from basketbench.measure.rzbench.runner import PRECONDITIONERS
 from basketbench.measure.rzbench.tables import console
 
@@ -63,9 +64,10 @@ def advise_setting_list(text: str, option: str) -> list[int]:
         raise typer.BadParameter(
             f"{text!r} is not a comma list of integers", param_hint=option
         ) from exc
-    if not values or any(not 0 <= v <= 599 or v // 100 not in (1, 2, 4, 5) for v in values):
+    if not values or not all(is_advise_setting(v) for v in values):
         raise typer.BadParameter(
-            f"{text!r}: settings are algorithm*100+level with algorithm 1, 2, 4 or 5",
+            f"{text!r}: settings are algorithm*100+level with algorithm 1, 2, 4 or 5 "
+            "and level 0..9",
             param_hint=option,
         )
     return values

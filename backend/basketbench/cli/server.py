@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from enum import StrEnum
 
 import typer
 from fastapi import FastAPI
@@ -75,7 +76,8 @@ def _prepare_embedded_runner(host: str, port: int) -> None:
     with _session() as session:
         with contextlib.suppress(NotFound):
             revoke_token(session, EMBEDDED_TOKEN_NAME)
-        _, plain = create_token(session, EMBEDDED_TOKEN_NAME)
+        # The in-process worker does a machine's job: register, claim, report, upload.
+        _, plain = create_token(session, EMBEDDED_TOKEN_NAME, scope="machine")
     os.environ["BASKETBENCH_API_TOKEN"] = plain
 
 
@@ -88,14 +90,36 @@ def _session():  # type: ignore[no-untyped-def]
     return make_sessionmaker(make_engine(settings))()
 
 
-@token_app.command("create", help="Create a token; it is printed once, alone on the last line.")
-def token_create(name: str = typer.Option("default", help="What the token is for.")) -> None:
+class Scope(StrEnum):
+    machine = "machine"
+    user = "user"
+    admin = "admin"
+
+
+@token_app.command("create", help="Create a token; it is printed once, alone on the last line. "
+                   "Scopes: machine (a worker: register, heartbeat, claim and report runs, "
+                   "upload results and advice), user (trigger runs, change statuses, advise), "
+                   "admin (everything, and worker tags).")
+def token_create(
+    scope: Scope = typer.Option(..., help="What the token may do (docs/API.md lists each "
+                                "write endpoint's scope)."),
+    name: str = typer.Option("default", help="What the token is for."),
+    tag: list[str] = typer.Option(
+        [], "--tag", help="Machine tokens: serve only runs of this hardware tag (repeat for "
+        "several) [default: any tag]."),
+) -> None:
+    from basketbench.core.errors import Invalid
     from basketbench.core.tokens import create_token
 
     with _session() as session:
-        token, plain = create_token(session, name)
-        typer.echo(f"created token #{token.id} ({name}); store it now, it is not kept:",
-                   err=True)
+        try:
+            token, plain = create_token(session, name, scope.value, tag or None)
+        except Invalid as exc:
+            typer.echo(f"error: {exc.message}", err=True)
+            raise typer.Exit(2) from exc
+        limits = f", tags {', '.join(token.tags)}" if token.tags else ""
+        typer.echo(f"created {scope.value} token #{token.id} ({name}{limits}); store it now, "
+                   "it is not kept:", err=True)
     typer.echo(plain)
 
 
@@ -107,8 +131,9 @@ def token_list() -> None:
         for t in list_tokens(session):
             state = f"revoked {t.revoked_at:%Y-%m-%d}" if t.revoked_at else "active"
             used = f"{t.last_used_at:%Y-%m-%d %H:%M}" if t.last_used_at else "never"
-            typer.echo(f"{t.id}\t{t.name}\t{state}\tcreated {t.created_at:%Y-%m-%d}\t"
-                       f"last used {used}")
+            tags = ",".join(t.tags) if t.tags else "-"
+            typer.echo(f"{t.id}\t{t.name}\t{t.scope}\ttags {tags}\t{state}\t"
+                       f"created {t.created_at:%Y-%m-%d}\tlast used {used}")
 
 
 @token_app.command("revoke", help="Revoke a token by id or name.")

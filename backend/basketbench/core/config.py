@@ -80,7 +80,7 @@ class Settings(BaseSettings):
     db_statement_timeout: float = 15.0
     """Seconds one SQL statement may run. The server cancels it; a server that does not
     answer at all is cut off by the client 2 s later (core/dbguard.py). 0 = no limit."""
-    db_ping_timeout: float = Field(2.0, gt=0)
+    db_ping_timeout: float = Field(1.5, gt=0)
     """Seconds the checkout ping (``SELECT 1`` before a pooled connection is used) may take
     before the connection is cut and replaced: a silent database is noticed this quickly,
     not after a whole statement's deadline."""

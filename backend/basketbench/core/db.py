@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import Any
 
@@ -76,6 +77,22 @@ def engine_of(session: Session) -> Engine:
 def aside_engine(engine: Engine) -> Engine | None:
     """An unpooled engine on the same PostgreSQL database, for short side transactions."""
     return _aside.get(engine)
+
+
+def unavailable_within(settings: Settings) -> float:
+    """The longest a request waits on a PostgreSQL that accepts connections and never
+    answers, before its 503: the checkout ping's deadline, at most one watchdog tick, then
+    one new connection's connect timeout (SQLAlchemy replaces a connection whose ping
+    failed, once). A cold pool costs the connect alone, a full pool db_pool_timeout. The
+    defaults give 1.5 + 0.1 + 3 = 4.6 s (docs/configuration.md); without a statement
+    timeout nothing bounds the wait."""
+    if settings.db_statement_timeout <= 0:
+        return math.inf
+    from basketbench.core.dbguard import TICK
+
+    ping = min(settings.db_statement_timeout + 2.0, settings.db_ping_timeout)
+    connect = float(postgres_connect_args(settings)["connect_timeout"])
+    return max(ping + TICK + connect, settings.db_pool_timeout)
 
 
 def postgres_connect_args(settings: Settings) -> dict[str, Any]:

@@ -26,7 +26,9 @@ from sqlalchemy import Engine, event, exc
 log = logging.getLogger(__name__)
 
 
-TICK = 0.25
+# How often the watchdog looks: a late connection is cut at most this long after its
+# deadline (part of the 503 budget, core/db.py unavailable_within).
+TICK = 0.1
 # Every guarded connection now waiting for the server, process-wide (one watchdog thread):
 # id(dbapi connection) -> (connection, monotonic deadline).
 _busy: dict[int, tuple[Any, float]] = {}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy import Select, Table
 from sqlalchemy.dialects import postgresql, sqlite
@@ -11,6 +11,19 @@ from sqlalchemy.orm import Session
 
 # Queries with differing column tuples pass through the same pagination helpers.
 AnySelect = Select[*tuple[Any, ...]]
+T = TypeVar("T")
+
+# `column.in_(values)` sends one bind parameter per value; drivers refuse a statement with
+# more than 65 535 (psycopg, PostgreSQL's protocol) or 32 766 (SQLite's default): a list
+# of ids a request may carry (up to 100 000) goes in pieces of this many, each piece well
+# under both limits with room for the statement's other parameters.
+IN_CHUNK = 10_000
+
+
+def chunked(values: Sequence[T], size: int = IN_CHUNK) -> Iterator[Sequence[T]]:
+    """``values`` in consecutive pieces of at most ``size`` (for IN lists)."""
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
 
 
 def insert_ignore(session: Session, table: Table, rows: Sequence[dict[str, Any]],

@@ -1,4 +1,5 @@
-"""API tokens: create (returns the only plaintext copy), list, revoke, authenticate."""
+"""API tokens: create (returns the only plaintext copy), list, revoke, authenticate, and
+what a token's scope allows (``allows``)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,34 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from basketbench.core.errors import NotFound
+from basketbench.core.errors import Invalid, NotFound
 from basketbench.core.security import hash_token, new_token
 from basketbench.models import ApiToken
 from basketbench.models.base import utcnow
+from basketbench.models.ops import TOKEN_SCOPES
+
+# What each scope may do besides its own: admin does everything.
+IMPLIED = {"admin": frozenset(TOKEN_SCOPES), "user": frozenset({"user"}),
+           "machine": frozenset({"machine"})}
 
 
-def create_token(session: Session, name: str) -> tuple[ApiToken, str]:
+def allows(token: ApiToken, scope: str) -> bool:
+    """Whether ``token`` may call an endpoint that needs ``scope``."""
+    return scope in IMPLIED.get(token.scope, frozenset())
+
+
+def create_token(session: Session, name: str, scope: str = "admin",
+                 tags: list[str] | None = None) -> tuple[ApiToken, str]:
+    """A new token. ``scope`` defaults to admin (what every token was before scopes) for
+    programmatic callers; the CLI makes people choose. ``tags`` limit a machine token to
+    the runs of those hardware tags."""
+    if scope not in TOKEN_SCOPES:
+        raise Invalid(f"unknown scope {scope!r}: one of {', '.join(TOKEN_SCOPES)}")
+    if tags and scope != "machine":
+        raise Invalid("tags limit machine tokens only")
     plain = new_token()
-    token = ApiToken(name=name, token_hash=hash_token(plain))
+    token = ApiToken(name=name, token_hash=hash_token(plain), scope=scope,
+                     tags=sorted(set(tags)) if tags else None)
     session.add(token)
     session.commit()
     return token, plain

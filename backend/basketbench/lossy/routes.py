@@ -15,7 +15,7 @@ from basketbench.lossy.schemas import (
     LossySweepsOut,
     LossyUpload,
 )
-from basketbench.web.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.web.deps import MachineToken, ReadAccess, SessionDep
 
 router = APIRouter(tags=["lossy"], dependencies=[ReadAccess])
 upload_router = APIRouter(tags=["lossy"])
@@ -25,7 +25,7 @@ Text = Annotated[str, Query(min_length=1, max_length=300)]
 
 
 @upload_router.post("/lossy-sweeps", response_model=LossyStored, status_code=201)
-def post_lossy_sweep(session: SessionDep, _token: TokenDep, body: LossyUpload) -> Any:
+def post_lossy_sweep(session: SessionDep, _token: MachineToken, body: LossyUpload) -> Any:
     """Store a `basketbench lossy --json` document measured with a commit's codecs
     (replaces an earlier sweep of the same commit, file and codecs)."""
     return service.store(session, body)

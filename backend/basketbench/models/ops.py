@@ -24,11 +24,20 @@ class WebhookDelivery(Base):
     received_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
+# What a token may do (issue 38). A worker's token runs next to commits' code, so it can do
+# a machine's job and nothing else; people trigger and triage with user tokens; tokens and
+# worker tags are an administrator's. "admin" implies "user" and "machine".
+TOKEN_SCOPES = ("machine", "user", "admin")
+
+
 class ApiToken(Base):
     __tablename__ = "api_tokens"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
+    scope: Mapped[str] = mapped_column(String(20), default="user")
+    # A machine token limited to these hardware tags (claims runs of them only); None: any.
+    tags: Mapped[list[str] | None] = mapped_column(Json)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     last_used_at: Mapped[datetime | None] = mapped_column(Timestamp)

@@ -46,6 +46,10 @@ class Run(Base):
     # Refreshed by every worker update while running; the reaper requeues a run whose
     # heartbeat stopped (its worker was killed).
     heartbeat_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    # The token that claimed the run at its current generation: only it may store the run's
+    # advice (a machine token cannot write another worker's runs).
+    claimed_by_token_id: Mapped[int | None] = mapped_column(
+        ForeignKey("api_tokens.id", ondelete="SET NULL"))
 
 
 class RunDispatch(Base):

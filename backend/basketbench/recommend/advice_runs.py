@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from basketbench.core import ownership
 from basketbench.core.errors import Invalid, NotFound
-from basketbench.models import AdviceRun, Commit, Run
+from basketbench.models import AdviceRun, ApiToken, Commit, Run
 from basketbench.runs import dispatch
 from basketbench.runs.service import create_runs
 
@@ -83,10 +84,12 @@ def document(session: Session, run_id: int) -> dict[str, Any]:
     return doc
 
 
-def store(session: Session, run_id: int, doc: dict[str, Any]) -> None:
+def store(session: Session, run_id: int, doc: dict[str, Any], token: ApiToken) -> None:
+    """The worker that claimed the run stores its advice (a document already checked
+    complete by the route's schema, AdviceDocumentIn)."""
     found = _advice(session, run_id)
-    if not isinstance(doc.get("measured"), list) or not doc["measured"]:
-        raise Invalid("the advice document needs a non-empty 'measured' list "
-                      "(basketbench advise --json output)")
+    run = session.get(Run, run_id)
+    assert run is not None  # advice_runs.run_id references runs.id
+    ownership.check_claimer(token, run)
     found.document = doc
     session.commit()

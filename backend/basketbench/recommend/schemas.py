@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from basketbench.measure.advise.settings import check_advise_setting
+
+# A setting `advise` ranks (measure/advise/settings.py): what the CLI accepts, the API does.
+AdviseSetting = Annotated[int, Field(ge=0, le=599), AfterValidator(check_advise_setting)]
+Preconditioner = Literal["none", "shuffle", "bitshuffle"]
+
+
+def _no_repeats(keys: Iterable[tuple[int, str]], where: str) -> None:
+    """A (setting, preconditioner) given twice would silently overwrite or double-count."""
+    seen: set[tuple[int, str]] = set()
+    for i, key in enumerate(keys):
+        if key in seen:
+            raise ValueError(f"{where}[{i}]: setting {key[0]} with preconditioner "
+                             f"{key[1]!r} given twice")
+        seen.add(key)
 
 
 class CostModelIn(BaseModel):
@@ -32,8 +49,8 @@ class CandidateIn(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    setting: int = Field(ge=0, le=599)
-    preconditioner: Literal["none", "shuffle", "bitshuffle"] = "none"
+    setting: AdviseSetting
+    preconditioner: Preconditioner = "none"
     raw_bytes: int = Field(gt=0, le=2**62)
     compressed_bytes: int = Field(gt=0, le=2**62)
     compress_mb_s: float = Field(ge=1e-6, le=1e9, allow_inf_nan=False)
@@ -46,11 +63,21 @@ class CandidateIn(BaseModel):
         = Field(default=None, max_length=10000)
 
 
+# Distinct advise settings: 4 algorithms x 10 levels x 3 preconditioners.
+MAX_CANDIDATES = 120
+
+
 class RecommendIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    candidates: list[CandidateIn] = Field(min_length=1, max_length=1000)
+    candidates: list[CandidateIn] = Field(min_length=1, max_length=MAX_CANDIDATES,
+                                          description="distinct (setting, preconditioner)")
     model: CostModelIn = Field(default_factory=CostModelIn)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> RecommendIn:
+        _no_repeats(((c.setting, c.preconditioner) for c in self.candidates), "candidates")
+        return self
 
 
 class MeasuredSettingOut(BaseModel):
@@ -159,16 +186,53 @@ class GroupSizesIn(BaseModel):
     share: float = Field(0.0, ge=0, le=1, allow_inf_nan=False)
     sizes: list[SizeIn] = Field(min_length=1, max_length=200)
 
+    @model_validator(mode="after")
+    def _distinct(self) -> GroupSizesIn:
+        _no_repeats(((z.setting, z.preconditioner) for z in self.sizes),
+                    f"group {self.key!r}: sizes")
+        return self
 
-MAX_GROUPS = 5000
+
+# The work of one request is a ranking per group over its sizes that have speeds: about
+# 13 us per size and 100 us per group (measured, docs/perf/faults.md), so a request may
+# carry at most MAX_GROUP_WORK = sizes + GROUP_WEIGHT x groups: <= 0.2 CPU-s (docs/API.md).
+GROUP_WEIGHT = 8
+MAX_GROUP_WORK = 10_000
+MAX_GROUPS = MAX_GROUP_WORK // (GROUP_WEIGHT + 1)
 
 
 class RecommendGroupsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     groups: list[GroupSizesIn] = Field(min_length=1, max_length=MAX_GROUPS)
-    speeds: list[SpeedIn] = Field(min_length=1, max_length=1000)
+    speeds: list[SpeedIn] = Field(min_length=1, max_length=MAX_CANDIDATES,
+                                  description="distinct (setting, preconditioner)")
     model: CostModelIn = Field(default_factory=CostModelIn)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bounded_early(cls, data: Any) -> Any:
+        """The work bound counted on the raw body, before tens of thousands of sizes
+        become models only to be refused."""
+        groups = data.get("groups") if isinstance(data, dict) else None
+        if isinstance(groups, list) and len(groups) <= MAX_GROUPS:
+            _check_work(sum(len(g["sizes"]) for g in groups if isinstance(g, dict)
+                            and isinstance(g.get("sizes"), list)), len(groups))
+        return data
+
+    @model_validator(mode="after")
+    def _bounded(self) -> RecommendGroupsIn:
+        _no_repeats(((s.setting, s.preconditioner) for s in self.speeds), "speeds")
+        _check_work(sum(len(g.sizes) for g in self.groups), len(self.groups))
+        return self
+
+
+def _check_work(sizes: int, groups: int) -> None:
+    work = sizes + GROUP_WEIGHT * groups
+    if work > MAX_GROUP_WORK:
+        raise ValueError(f"{sizes} sizes + {GROUP_WEIGHT} x {groups} groups = {work}: at "
+                         f"most {MAX_GROUP_WORK} per request (split the groups over several "
+                         "requests)")
 
 
 class GroupRecommendationOut(BaseModel):
@@ -329,3 +393,57 @@ class AdvicePathOut(BaseModel):
 
 
 AdviceDocument = dict[str, Any]
+
+
+class MeasuredIn(BaseModel):
+    """A `measured` row of `advise --json`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    setting: AdviseSetting
+    preconditioner: Preconditioner
+    raw_bytes: int = Field(gt=0, le=2**62)
+    compressed_bytes: int = Field(gt=0, le=2**62)
+    ratio: float = Field(gt=0, le=1e12, allow_inf_nan=False)
+    compress_mb_s: float = Field(gt=0, le=1e9, allow_inf_nan=False)
+    decompress_mb_s: float = Field(gt=0, le=1e9, allow_inf_nan=False)
+
+
+class RankedIn(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    rank: int = Field(ge=1, le=MAX_CANDIDATES)
+    label: str = Field(min_length=1, max_length=50)
+    cost_total: float = Field(ge=0, allow_inf_nan=False)
+
+
+class AdviceDocumentIn(BaseModel):
+    """What `basketbench advise --json` writes, checked whole before it is stored: a worker
+    stores a complete document or nothing (its other fields are kept as they are)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    file: str = Field(min_length=1, max_length=1000)
+    raw_bytes: int = Field(gt=0, le=2**62)
+    baskets: int = Field(ge=1, le=2**62)
+    measured: list[MeasuredIn] = Field(min_length=1, max_length=MAX_CANDIDATES)
+    model: CostModelIn
+    recommended: str = Field(min_length=1, max_length=50)
+    margin: float | None = Field(allow_inf_nan=False)
+    summary: str = Field(max_length=10_000)
+    ranking: list[RankedIn] = Field(min_length=1, max_length=MAX_CANDIDATES)
+    sensitivity: list[dict[str, Any]] = Field(max_length=100)
+    type_classes: list[dict[str, Any]] = Field(max_length=MAX_GROUPS)
+    branches: list[dict[str, Any]] = Field(max_length=100_000)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AdviceDocumentIn:
+        _no_repeats(((m.setting, m.preconditioner) for m in self.measured), "measured")
+        labels = [r.label for r in self.ranking]
+        if self.recommended != labels[0]:
+            raise ValueError(f"recommended {self.recommended!r} is not the ranking's first "
+                             f"({labels[0]!r})")
+        if len(self.ranking) != len(self.measured):
+            raise ValueError(f"{len(self.ranking)} ranked settings for "
+                             f"{len(self.measured)} measured")
+        return self

@@ -7,10 +7,11 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from basketbench.core import ownership
 from basketbench.core.errors import Conflict, Invalid, NotFound
 from basketbench.core.sorting import order_select
 from basketbench.core.sqlutil import AnySelect
-from basketbench.models import Commit, Machine, Repository, ResultDocument, Run
+from basketbench.models import ApiToken, Commit, Machine, Repository, ResultDocument, Run
 from basketbench.models.base import utcnow
 from basketbench.results import codec_sets as codec_service
 from basketbench.runs.schemas import QueueOut, RunClaim, RunOut, RunUpdate
@@ -104,10 +105,13 @@ def create_runs(session: Session, commits: list[Commit], tags: list[str], suite:
     return runs
 
 
-def update_run(session: Session, run_id: int, update: RunUpdate) -> RunOut:
+def update_run(session: Session, run_id: int, update: RunUpdate,
+               token: ApiToken | None = None) -> RunOut:
     run = session.get(Run, run_id)
     if run is None:
         raise NotFound(f"unknown run {run_id}")
+    if token is not None:
+        ownership.check_updater(token, run)
     data = update.model_dump(exclude_unset=True)
     if "machine_id" in data and data["machine_id"] is not None \
             and session.get(Machine, data["machine_id"]) is None:
@@ -136,7 +140,8 @@ def update_run(session: Session, run_id: int, update: RunUpdate) -> RunOut:
     return get_run_out(session, run_id)
 
 
-def claim_run(session: Session, run_id: int, claim: RunClaim) -> RunOut:
+def claim_run(session: Session, run_id: int, claim: RunClaim,
+              token: ApiToken | None = None) -> RunOut:
     """A worker takes the queued run for the generation its message carries, atomically:
     one message wins, every other gets 409 (a duplicate, or a dead worker's message
     redelivered by Redis). Only the reaper (runs/dispatch.py) puts a running run back
@@ -144,10 +149,15 @@ def claim_run(session: Session, run_id: int, claim: RunClaim) -> RunOut:
     if claim.machine_id is not None and session.get(Machine, claim.machine_id) is None:
         raise Invalid(f"unknown machine {claim.machine_id}",
                       [{"loc": ["body", "machine_id"], "msg": "unknown machine"}])
+    if token is not None:
+        tag = session.scalar(select(Run.tag).where(Run.id == run_id))
+        if tag is not None:
+            ownership.check_tag(token, tag)
     now = utcnow()
     values: dict[str, Any] = {
         "status": "running", "stage": "checkout", "progress": 0.0, "heartbeat_at": now,
         "started_at": now, "finished_at": None, "attempts": Run.attempts + 1,
+        "claimed_by_token_id": token.id if token is not None else None,
     }
     if claim.machine_id is not None:
         values["machine_id"] = claim.machine_id

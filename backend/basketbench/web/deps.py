@@ -1,4 +1,6 @@
-"""Injection aliases: ``SessionDep``, ``SettingsDep``, ``TokenDep`` (writes), ``ReadAccess``."""
+"""Injection aliases: ``SessionDep``, ``SettingsDep``, ``ReadAccess``, and the token a write
+needs: ``MachineToken``, ``UserToken``, ``AdminToken`` (``require_scope``; docs/API.md lists
+each write endpoint's scope)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.core import tokens
 from basketbench.core.config import Settings
-from basketbench.core.errors import Unauthorized
+from basketbench.core.errors import Forbidden, Unauthorized
 from basketbench.models import ApiToken
 
 log = logging.getLogger(__name__)
@@ -74,7 +76,40 @@ def require_token(session: SessionDep, credentials: Credentials) -> ApiToken:
     return token
 
 
+# Any valid token, whatever its scope: for reads behind BASKETBENCH_PRIVATE_READS. A write
+# names the scope it needs instead (below); tests/backend/web/test_scopes.py fails for a
+# write route that does not.
 TokenDep = Annotated[ApiToken, Depends(require_token)]
+
+# One dependency function per scope, made once: FastAPI caches a dependency per request by
+# its function, and the matrix test finds a route's scope through it (SCOPE_OF).
+SCOPE_OF: dict[Callable[..., ApiToken], str] = {}
+
+
+def require_scope(scope: str) -> Callable[..., ApiToken]:
+    """The dependency of a write that needs ``scope`` ("machine", "user" or "admin"; an
+    admin token passes every one): 401 without a valid token, 403 with one of another
+    scope."""
+    for dependency, known in SCOPE_OF.items():
+        if known == scope:
+            return dependency
+    if scope not in tokens.IMPLIED:
+        raise ValueError(f"unknown token scope {scope!r}")
+
+    def scoped(token: TokenDep) -> ApiToken:
+        if not tokens.allows(token, scope):
+            raise Forbidden(f"this endpoint needs a {scope} token; token {token.name!r} "
+                            f"has scope {token.scope}")
+        return token
+
+    scoped.__name__ = f"require_{scope}_token"
+    SCOPE_OF[scoped] = scope
+    return scoped
+
+
+MachineToken = Annotated[ApiToken, Depends(require_scope("machine"))]
+UserToken = Annotated[ApiToken, Depends(require_scope("user"))]
+AdminToken = Annotated[ApiToken, Depends(require_scope("admin"))]
 
 
 def _bearer_of(request: Request) -> HTTPAuthorizationCredentials | None:

@@ -1,5 +1,6 @@
 """What the demo puts in the database before it measures: the schema (`basketbench db
-upgrade`), its API token (kept in the home's demo-token file) and the commit of this
+upgrade`), its API tokens (a user token that triggers runs, in the home's demo-token file,
+and the embedded worker's machine token, in demo-machine-token) and the commit of this
 checkout with its git metadata.
 
 The schema and a new token go through the `basketbench` CLI, as a user would. Checking the
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from basketbench_devtools.demo.checkout import DEMO_REPOSITORY
@@ -38,18 +40,21 @@ def migrate(env: dict[str, str]) -> None:
         raise DemoError(f"database migration failed:\n{done.stderr or done.stdout}")
 
 
-def create_token(env: dict[str, str], paths: DemoPaths) -> str:
-    done = run_cli(["token", "create", "--name", "demo"], env)
+def create_token(env: dict[str, str], path: Path, scope: str) -> str:
+    name = "demo" if scope == "user" else f"demo-{scope}"
+    done = run_cli(["token", "create", "--scope", scope, "--name", name], env)
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         raise DemoError(f"basketbench token create failed:\n{done.stderr or done.stdout}")
     token = lines[-1].strip()
-    paths.token.write_text(token + "\n")
-    paths.token.chmod(0o600)
+    path.write_text(token + "\n")
+    path.chmod(0o600)
     return token
 
 
-def token_is_valid(token: str) -> bool:
+def token_is_valid(token: str, scope: str) -> bool:
+    """An active token of exactly ``scope`` (a token saved by a demo from before scopes,
+    now an admin token, is replaced by a narrower one)."""
     if not token:
         return False
     from basketbench.core.config import Settings
@@ -59,16 +64,19 @@ def token_is_valid(token: str) -> bool:
     engine = make_engine(Settings())
     try:
         with make_sessionmaker(engine)() as session:
-            return authenticate(session, token) is not None
+            found = authenticate(session, token)
+            return found is not None and found.scope == scope
     finally:
         engine.dispose()
 
 
-def demo_token(env: dict[str, str], paths: DemoPaths) -> str:
-    """The saved token, or a new one the first time or on a database made anew since."""
-    token = paths.token.read_text().strip() if paths.token.is_file() else ""
-    if not token_is_valid(token):
-        token = create_token(env, paths)
+def demo_token(env: dict[str, str], paths: DemoPaths, scope: str = "user") -> str:
+    """The saved token of ``scope`` ("user" or "machine"), or a new one the first time or
+    on a database made anew since."""
+    path = paths.token if scope == "user" else paths.machine_token
+    token = path.read_text().strip() if path.is_file() else ""
+    if not token_is_valid(token, scope):
+        token = create_token(env, path, scope)
     return token
 
 

@@ -15,7 +15,13 @@ class DemoPaths:
 
     @property
     def token(self) -> Path:
+        """The user token: the demo triggers its runs with it."""
         return self.home / "demo-token"
+
+    @property
+    def machine_token(self) -> Path:
+        """The machine token of the embedded worker (it registers, claims and reports)."""
+        return self.home / "demo-machine-token"
 
     @property
     def suites(self) -> Path:

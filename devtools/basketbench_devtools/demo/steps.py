@@ -90,8 +90,9 @@ def run_demo(options: DemoOptions) -> None:
         convert_hzz()  # ROOT's own RNTuple of HZZ, with the release the demo measures anyway
     suite = prepare_suite(paths, options.quick)
     io_suite = write_io_suite(paths) if with_releases else None
-    token = demo_token(env, paths)
-    env["BASKETBENCH_API_TOKEN"] = token  # the embedded worker's token too
+    token = demo_token(env, paths)  # a user token: triggers the runs
+    machine_token = demo_token(env, paths, "machine")
+    env["BASKETBENCH_API_TOKEN"] = machine_token  # the embedded worker's
 
     say(f"starting the API on {url} (log: {paths.server_log})")
     server = Server(env, options.host, options.port, paths.server_log)
@@ -113,11 +114,11 @@ def run_demo(options: DemoOptions) -> None:
                                     follow=follow_run)
             # Stored after the releases: commit order follows arrival for unrelated commits.
             record_commit(settings, git_commit_info(root, sha))
-            run = _measure_checkout(client, token, sha, tag, suite, options.rerun, follow_run,
-                                    server)
+            run = _measure_checkout(client, (token, machine_token), sha, tag, suite,
+                                    options.rerun, follow_run, server)
             print_summaries(client, release_runs, run, sha)
             measured = {r["commit"] for r in release_runs}
-            measure_lossy(client, token, [v for v in DEMO_RELEASES
+            measure_lossy(client, machine_token, [v for v in DEMO_RELEASES
                                           if release_commit_sha(lookup(v)) in measured],
                           sha, rerun=options.rerun)
             if io_run is not None:
@@ -153,11 +154,13 @@ def _announce(root: Path, sha: str, tag: str) -> Settings:
     return settings
 
 
-def _measure_checkout(client: httpx.Client, token: str, sha: str, tag: str, suite: str,
-                      rerun: bool, follow_run: Callable[[int], dict[str, Any]],
+def _measure_checkout(client: httpx.Client, tokens: tuple[str, str], sha: str, tag: str,
+                      suite: str, rerun: bool, follow_run: Callable[[int], dict[str, Any]],
                       server: Server) -> dict[str, Any]:
     """The run of this checkout's commit: the one measured already (unless --rerun), else a
-    new one, followed to its end (marked failed on Ctrl-C)."""
+    new one, followed to its end (marked failed on Ctrl-C, with the worker's machine token:
+    the one that claimed it). ``tokens``: (user, machine)."""
+    token, machine_token = tokens
     run = None if rerun else find_finished_run(client, sha, tag, suite)
     if run is not None:
         say(f"commit {sha[:12]} was measured already (run {run['id']}); --rerun to repeat")
@@ -167,7 +170,7 @@ def _measure_checkout(client: httpx.Client, token: str, sha: str, tag: str, suit
     try:
         run = follow_run(run_id)
     except KeyboardInterrupt:
-        abandon(client, token, run_id)
+        abandon(client, machine_token, run_id)
         raise
     if run["status"] != "succeeded":
         raise DemoError(f"run {run_id} {run['status']}:\n{run.get('log_tail') or ''}"

@@ -803,7 +803,9 @@ export interface paths {
         get: operations["recommend-get_advice"];
         /**
          * Put Advice
-         * @description The worker stores the advice document of its run.
+         * @description The worker that claimed the run stores its advice document: a complete one (what
+         *     `advise --json` writes), from the claiming token only (403 from another, 409 before
+         *     the run is claimed).
          */
         put: operations["recommend-put_advice"];
         post?: never;
@@ -1069,6 +1071,44 @@ export interface components {
         AbRequestPage: {
             /** Items */
             items: components["schemas"]["AbRequestOut"][];
+        };
+        /**
+         * AdviceDocumentIn
+         * @description What `basketbench advise --json` writes, checked whole before it is stored: a worker
+         *     stores a complete document or nothing (its other fields are kept as they are).
+         */
+        AdviceDocumentIn: {
+            /** File */
+            file: string;
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Baskets */
+            baskets: number;
+            /** Measured */
+            measured: components["schemas"]["MeasuredIn"][];
+            model: components["schemas"]["CostModelIn"];
+            /** Recommended */
+            recommended: string;
+            /** Margin */
+            margin: number | null;
+            /** Summary */
+            summary: string;
+            /** Ranking */
+            ranking: components["schemas"]["RankedIn"][];
+            /** Sensitivity */
+            sensitivity: {
+                [key: string]: unknown;
+            }[];
+            /** Type Classes */
+            type_classes: {
+                [key: string]: unknown;
+            }[];
+            /** Branches */
+            branches: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
         };
         /** AdvicePathOut */
         AdvicePathOut: {
@@ -2909,6 +2949,31 @@ export interface components {
             xxhash?: string | null;
         };
         /**
+         * MeasuredIn
+         * @description A `measured` row of `advise --json`.
+         */
+        MeasuredIn: {
+            /** Setting */
+            setting: number;
+            /**
+             * Preconditioner
+             * @enum {string}
+             */
+            preconditioner: "none" | "shuffle" | "bitshuffle";
+            /** Raw Bytes */
+            raw_bytes: number;
+            /** Compressed Bytes */
+            compressed_bytes: number;
+            /** Ratio */
+            ratio: number;
+            /** Compress Mb S */
+            compress_mb_s: number;
+            /** Decompress Mb S */
+            decompress_mb_s: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * Provenance
          * @description What measured a result. Flat, so CSV exports keep every field as a column.
          */
@@ -3001,6 +3066,17 @@ export interface components {
             /** Commits */
             commits: components["schemas"]["RangeCommit"][];
         };
+        /** RankedIn */
+        RankedIn: {
+            /** Rank */
+            rank: number;
+            /** Label */
+            label: string;
+            /** Cost Total */
+            cost_total: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** RankedOut */
         RankedOut: {
             /** Setting */
@@ -3036,7 +3112,10 @@ export interface components {
         RecommendGroupsIn: {
             /** Groups */
             groups: components["schemas"]["GroupSizesIn"][];
-            /** Speeds */
+            /**
+             * Speeds
+             * @description distinct (setting, preconditioner)
+             */
             speeds: components["schemas"]["SpeedIn"][];
             model?: components["schemas"]["CostModelIn"];
         };
@@ -3053,7 +3132,10 @@ export interface components {
         };
         /** RecommendIn */
         RecommendIn: {
-            /** Candidates */
+            /**
+             * Candidates
+             * @description distinct (setting, preconditioner)
+             */
             candidates: components["schemas"]["CandidateIn"][];
             model?: components["schemas"]["CostModelIn"];
         };
@@ -7207,9 +7289,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["AdviceDocumentIn"];
             };
         };
         responses: {

@@ -66,7 +66,15 @@ def test_served_api_ingests_queries_and_takes_webhooks(api_server):
 
 
 def test_token_commands_against_the_served_database(api_server):
-    created = cli(api_server, "token", "create", "--name", "ci")
+    unscoped = cli(api_server, "token", "create", "--name", "ci")
+    assert unscoped.returncode == 2 and "--scope" in unscoped.stderr  # a scope is chosen
+    machine = cli(api_server, "token", "create", "--scope", "machine", "--tag", "x",
+                  "--name", "bench-01")
+    assert machine.returncode == 0, machine.stderr
+    assert "machine token" in machine.stderr and "tags x" in machine.stderr
+    bad = cli(api_server, "token", "create", "--scope", "user", "--tag", "x")
+    assert bad.returncode == 2 and "machine tokens only" in bad.stderr
+    created = cli(api_server, "token", "create", "--scope", "user", "--name", "ci")
     assert created.returncode == 0, created.stderr
     token = created.stdout.strip().splitlines()[-1]
     assert token.startswith("bb_") and len(token) > 40
@@ -74,8 +82,12 @@ def test_token_commands_against_the_served_database(api_server):
     url = api_server.api + "/trigger"
     assert httpx.post(url, json={"commits": [sha(9)], "tags": ["x"]}, headers=auth
                       ).status_code == 202
+    machine_auth = {"Authorization": f"Bearer {machine.stdout.strip().splitlines()[-1]}"}
+    assert httpx.post(url, json={"commits": [sha(9)], "tags": ["x"]}, headers=machine_auth
+                      ).status_code == 403  # a machine token cannot trigger
     listed = cli(api_server, "token", "list").stdout
     assert "ci" in listed and "tests" in listed and token not in listed
+    assert "\tci\tuser\t" in listed and "\tbench-01\tmachine\ttags x\t" in listed
     assert cli(api_server, "token", "revoke", "ci").returncode == 0
     assert httpx.post(url, json={"commits": [sha(9)], "tags": ["x"]}, headers=auth
                       ).status_code == 401

@@ -67,3 +67,25 @@ def test_embedded_default_is_a_sqlite_file_under_the_data_dir(tmp_path):
     migrate.upgrade(settings)
     assert (tmp_path / "data" / "basketbench.sqlite").is_file()
     assert _tables(settings.sqlalchemy_url) == TABLES
+
+
+def test_tokens_made_before_scopes_get_a_stated_one(db_url):
+    """Migration 0023: the embedded runner's and the compose workers' tokens become machine
+    tokens, every other token admin (it could do everything before)."""
+    settings = Settings(database_url=db_url)
+    migrate.upgrade(settings, "0021")
+    engine = create_engine(db_url)
+    names = ["embedded-runner", "workers (BASKETBENCH_WORKER_TOKEN)", "ci"]
+    try:
+        with engine.begin() as conn:
+            for i, name in enumerate(names):
+                conn.execute(text("INSERT INTO api_tokens (name, token_hash, created_at) "
+                                  "VALUES (:n, :h, CURRENT_TIMESTAMP)"),
+                             {"n": name, "h": f"{i:064d}"})
+        migrate.upgrade(settings)
+        with engine.connect() as conn:
+            scopes = dict(conn.execute(text("SELECT name, scope FROM api_tokens")).all())
+    finally:
+        engine.dispose()
+    assert scopes == {"embedded-runner": "machine",
+                      "workers (BASKETBENCH_WORKER_TOKEN)": "machine", "ci": "admin"}

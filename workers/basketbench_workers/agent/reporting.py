@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,9 +22,12 @@ LOG_TAIL_CHARS = 8000
 
 
 class RunReporter:
-    def __init__(self, api: ApiClient, run_id: int, min_progress_interval: float = 2.0) -> None:
+    def __init__(self, api: ApiClient, run_id: int, min_progress_interval: float = 2.0,
+                 redact: Callable[[str], str] | None = None) -> None:
         self.api = api
         self.run_id = run_id
+        # Runs are public (GET /runs): their texts lose this worker's paths (agent/redact.py)
+        self._redact = redact or (lambda text: text)
         self.timings: dict[str, float] = {}
         self._stage_start = time.monotonic()
         self._run_start = time.monotonic()
@@ -32,7 +36,8 @@ class RunReporter:
         self._min_interval = min_progress_interval
 
     def patch(self, **fields: Any) -> None:
-        self.api.patch_run(self.run_id, **fields)
+        self.api.patch_run(self.run_id, **{
+            k: self._redact(v) if isinstance(v, str) else v for k, v in fields.items()})
 
     def start(self, machine_id: int | None, attempt: int) -> None:
         # Clears what an earlier, killed attempt left behind.

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from basketbench.measure.advise.advisor import AdviseError, AdviseOptions, advise
+from basketbench.measure.rzbench.runner import RzbenchError
 
 from basketbench_workers.agent.api_client import ApiClient
 from basketbench_workers.agent.reporting import RunReporter
@@ -21,6 +22,16 @@ from basketbench_workers.procs import StageFailed
 _WEIGHTS = {"extract": (0.0, 0.1), "sizes": (0.1, 0.6), "speeds": (0.6, 1.0)}
 
 
+def one_line(exc: BaseException, names: dict[str, str]) -> str:
+    """An exception's first line, with the paths in ``names`` replaced by what the user
+    called them."""
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else type(exc).__name__
+    for path, name in names.items():
+        text = text.replace(path, name)
+    return text[:500]
+
+
 def resolve_in_data_root(data_root: Path | None, relative: str) -> Path:
     """The file `relative` names under `data_root`; never a file outside it."""
     if data_root is None:
@@ -29,9 +40,9 @@ def resolve_in_data_root(data_root: Path | None, relative: str) -> Path:
     root = data_root.resolve()
     target = (root / relative).resolve()
     if not target.is_relative_to(root):
-        raise StageFailed(f"path {relative!r} leaves the data root {root}")
+        raise StageFailed(f"path {relative!r} leaves the data root")
     if not target.is_file():
-        raise StageFailed(f"path {relative!r}: no such file under the data root {root}")
+        raise StageFailed(f"path {relative!r}: no such file under the data root")
     return target
 
 
@@ -45,11 +56,13 @@ def run_advise(
     before_upload: Callable[[], None],
 ) -> dict[str, Any]:
     """Advise on the run's file and upload the document; returns it."""
-    target = resolve_in_data_root(settings.data_root, api.get_advice_path(run_id))
+    relative = api.get_advice_path(run_id)
+    target = resolve_in_data_root(settings.data_root, relative)
     binary = rzbench()
     reporter.stage("advise")
-    with log_path.open("a") as fh:
-        fh.write(f"advise {target} ({target.stat().st_size} bytes) with {binary}\n")
+    with log_path.open("a") as fh:  # run logs are public: the data root's name, not its path
+        fh.write(f"advise {relative} ({target.stat().st_size} bytes) with rzbench "
+                 f"{binary.name}\n")
 
     def progress(stage: str, done: int, total: int) -> None:
         lo, hi = _WEIGHTS.get(stage, (0.0, 1.0))
@@ -60,8 +73,11 @@ def run_advise(
         options = AdviseOptions(rzbench=binary,
                                 speed_history=settings.worker_dir / "advise-speeds.jsonl")
         document = advise(target, options, progress)
-    except AdviseError as exc:
-        raise StageFailed(str(exc)) from exc
+    except (AdviseError, RzbenchError, ValueError, OSError) as exc:
+        # Not ROOT, empty, truncated, unreadable (ExtractionError and the other readers'
+        # errors are ValueErrors): the run fails with the reader's one-line reason, the
+        # file named as the user gave it.
+        raise StageFailed(one_line(exc, {str(target): relative})) from exc
     before_upload()
     reporter.stage("upload")
     api.put_advice(run_id, document)

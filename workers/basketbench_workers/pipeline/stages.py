@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from basketbench.measure.rzbench.runner import run_sizes
 
 from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.agent.attempts import AttemptCounter
+from basketbench_workers.agent.redact import worker_redactor
 from basketbench_workers.agent.registration import ensure_registered, load_state, state_file
 from basketbench_workers.agent.reporting import TERMINAL_STATUSES, RunReporter
 from basketbench_workers.build.cache import BuildCache, BuildResult
@@ -177,7 +177,8 @@ def execute_run(
         log.info("run %s is already %s; nothing to do", run_id, run.get("status"))
         return "skipped"
 
-    reporter = RunReporter(api, run_id)
+    reporter = RunReporter(api, run_id,
+                           redact=worker_redactor(settings.data_root, settings.worker_dir))
     state = state_file(settings.worker_dir, settings.api_url, identity.tag)
     known = load_state(state)
     if generation is not None:
@@ -233,8 +234,10 @@ def execute_run(
     except (TransientApiError, ConnectionError):
         raise  # the task retries later; the run keeps its state
     except Exception as exc:  # a bug or an environment problem: never leave the run "running"
+        # The traceback stays in this worker's own log; the run (public) gets one line.
         log.exception("run %s failed unexpectedly", run_id)
-        reporter.failed(f"{type(exc).__name__}: {exc}", traceback.format_exc()[-4000:])
+        first = (str(exc).strip().splitlines() or [""])[0][:500]
+        reporter.failed(f"internal error ({type(exc).__name__}): {first}", tail(log_path))
         return "failed"
     finally:
         beat.stop()

@@ -9,10 +9,11 @@ from basketbench.catalog import lookup, worker_tags
 from basketbench.catalog import machines as service
 from basketbench.catalog.schemas import MachineIn, MachineOut, MachinePage, MachineRegistered
 from basketbench.catalog.service import machines_out
+from basketbench.core import ownership
 from basketbench.models import Machine
 from basketbench.results import codec_sets as codec_service
 from basketbench.schemas.refs import MachineCodecSetOut
-from basketbench.web.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.web.deps import MachineToken, ReadAccess, SessionDep
 from basketbench.web.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 
 router = APIRouter(prefix="/machines", tags=["machines"])
@@ -50,8 +51,9 @@ def get_machine_codec_sets(session: SessionDep, machine_id: int) -> Any:
 @router.post("", response_model=MachineRegistered, status_code=201,
              responses={200: {"model": MachineRegistered,
                               "description": "already registered (same fingerprint)"}})
-def register_machine(session: SessionDep, _token: TokenDep, body: MachineIn,
+def register_machine(session: SessionDep, token: MachineToken, body: MachineIn,
                      response: Response) -> MachineRegistered:
+    ownership.check_tag(token, body.tag)
     machine, created = service.register_machine(
         session, body.name, body.tag, body.fingerprint, body.fingerprint_hash)
     # Registered through the API: a worker (ingest registers machines without this).
@@ -64,5 +66,6 @@ def register_machine(session: SessionDep, _token: TokenDep, body: MachineIn,
 
 
 @router.post("/{machine_id}/heartbeat", response_model=MachineOut)
-def machine_heartbeat(session: SessionDep, _token: TokenDep, machine_id: int) -> MachineOut:
+def machine_heartbeat(session: SessionDep, token: MachineToken, machine_id: int) -> MachineOut:
+    ownership.check_tag(token, lookup.get_machine(session, str(machine_id)).tag)
     return machines_out(session, [service.heartbeat(session, machine_id)])[0]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Response
 
 from basketbench.catalog import worker_tags as service
 from basketbench.schemas.refs import WorkerTagOut
-from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
+from basketbench.web.deps import AdminToken, ReadAccess, SessionDep, SettingsDep
 
 router = APIRouter(prefix="/worker-tags", tags=["runs"])
 TagPath = Annotated[str, Path(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -22,7 +22,7 @@ def list_worker_tags(session: SessionDep, settings: SettingsDep) -> list[WorkerT
 
 
 @router.put("/{tag}", response_model=WorkerTagOut)
-def declare_worker_tag(session: SessionDep, settings: SettingsDep, _token: TokenDep,
+def declare_worker_tag(session: SessionDep, settings: SettingsDep, _token: AdminToken,
                        tag: TagPath) -> WorkerTagOut:
     """Declare a tag served: new commits get runs for it even before a worker is seen."""
     service.declare(session, tag)
@@ -30,7 +30,7 @@ def declare_worker_tag(session: SessionDep, settings: SettingsDep, _token: Token
 
 
 @router.delete("/{tag}", status_code=204, response_class=Response)
-def undeclare_worker_tag(session: SessionDep, _token: TokenDep, tag: TagPath) -> Response:
+def undeclare_worker_tag(session: SessionDep, _token: AdminToken, tag: TagPath) -> Response:
     """Withdraw an operator's declaration (a worker seeing the tag still counts)."""
     service.undeclare(session, tag)
     return Response(status_code=204)

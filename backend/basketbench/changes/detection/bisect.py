@@ -23,6 +23,7 @@ from basketbench.changes.detection import history
 from basketbench.changes.detection.common import Outcome
 from basketbench.core.config import Settings
 from basketbench.core.errors import Conflict, Invalid, NotFound
+from basketbench.core.sqlutil import chunked
 from basketbench.measure.realroot.releases import release_for_sha
 from basketbench.models import Change, Commit, Machine, Repository, Run
 from basketbench.runs import dispatch
@@ -135,9 +136,10 @@ def _insert_between(session: Session, good: Commit, bad: Commit,
                     infos: list[CommitInfo]) -> None:
     """Store the unmeasured commits in git order between good and bad: later commits
     move up to make room (order is an ordinal, only its sort matters)."""
-    known = {c.sha for c in session.scalars(select(Commit).where(
-        Commit.repository_id == good.repository_id,
-        Commit.sha.in_([normalise_sha(i.sha) for i in infos])))}
+    shas = [normalise_sha(i.sha) for i in infos]
+    known = {sha for piece in chunked(shas) for sha in session.scalars(  # parameter limits
+        select(Commit.sha).where(Commit.repository_id == good.repository_id,
+                                 Commit.sha.in_(piece)))}
     new = [i for i in infos if normalise_sha(i.sha) not in known]
     if new:
         session.execute(update(Commit).where(

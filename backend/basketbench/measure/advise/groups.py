@@ -52,7 +52,7 @@ def advise_group(cands: Sequence[Candidate], model: CostModel) -> dict[str, Any]
     """One group's recommendation as `advise --json` lists it (null when nothing is measured)."""
     if not cands:
         return {"recommended": None, "margin": None, "summary": "no data", "ranking": []}
-    rec = recommend(cands, model)
+    rec = recommend(cands, model, pareto=False)  # a group's answer names no Pareto set
     return {
         "recommended": rec.best.candidate.label,
         "margin": None if math.isinf(rec.margin) else rec.margin,
@@ -69,14 +69,19 @@ def recommend_groups(groups: Sequence[GroupSizes], speeds: Speeds,
     measured = [cands for cands in per_group if cands]
     common = set.intersection(*({c.label for c in m} for m in measured)) if measured else set()
     raw = sum(m[0].raw_bytes for m in measured)
+    # Bytes per setting summed over the groups in one pass (not one pass per setting).
+    summed: dict[str, int] = {}
+    for m in measured:
+        for x in m:
+            summed[x.label] = summed.get(x.label, 0) + x.compressed_bytes
     file_cands = [
-        Candidate(c.setting, c.preconditioner, raw,
-                  sum(x.compressed_bytes for m in measured for x in m if x.label == c.label),
+        Candidate(c.setting, c.preconditioner, raw, summed[c.label],
                   c.compress_mb_s, c.decompress_mb_s)
         for c in (measured[0] if measured else [])
         if c.label in common
     ]
-    file_best = recommend(file_cands, model).best.candidate.label if file_cands else None
+    file_best = (recommend(file_cands, model, pareto=False).best.candidate.label
+                 if file_cands else None)
 
     rows = []
     single_cost = own_cost = 0.0

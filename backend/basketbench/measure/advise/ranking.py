@@ -23,7 +23,10 @@ import copy
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from basketbench.measure.advise.root_snippet import root_snippet
 
@@ -238,19 +241,41 @@ SENSITIVITY_PARAMETERS: dict[str, _Transform] = {
 }
 
 
-def _crossings(
-    candidates: Sequence[Candidate], model: CostModel, best: int, parameter: str
-) -> list[Crossing]:
-    forward, back = SENSITIVITY_PARAMETERS[parameter]
-    here = forward(getattr(model, parameter))
+def _columns(candidates: Sequence[Candidate]) -> tuple[np.ndarray, ...]:
+    """raw, compressed bytes and both speeds as arrays: costs of every candidate at once."""
+    return tuple(np.array([getattr(c, name) for c in candidates], dtype=np.float64)
+                 for name in ("raw_bytes", "compressed_bytes", "compress_mb_s",
+                              "decompress_mb_s"))
 
-    def line(c: Candidate) -> tuple[float, float]:
-        # total(g) = a + b * g, from two evaluations (exact: the total is linear in g)
-        t0 = cost_of(c, _with(model, parameter, back_or_zero(back, 0.0))).total
-        t1 = cost_of(c, _with(model, parameter, back_or_zero(back, 1.0))).total
-        return t0, t1 - t0
 
-    lines = [line(c) for c in candidates]
+def _totals(columns: tuple[np.ndarray, ...], m: CostModel) -> np.ndarray:
+    """cost_of(c, m).total of every candidate, with cost_of's very operations in its order
+    (float64 arithmetic: the same numbers)."""
+    raw, compressed, compress, decompress = columns
+    per_second = m.cpu_per_core_hour / HOUR
+    transfer_s = compressed / (m.network_mb_per_s * MB)
+    write_s = raw / (compress * MB) + transfer_s
+    read_s = raw / (decompress * MB) + transfer_s
+    storage = compressed / TB * m.storage_per_tb_month * m.months
+    write = m.writes_per_file * write_s * per_second
+    read = m.reads_per_file * read_s * per_second
+    total: np.ndarray = storage + write + read
+    return total
+
+
+# Below this many candidates a plain loop is cheaper than numpy's per-call overhead (a
+# request may rank thousands of groups of a few settings each).
+VECTOR_FROM = 8
+
+
+def _crossings_few(candidates: Sequence[Candidate], at0: CostModel, at1: CostModel,
+                   here: float, back: Callable[[float], float], best: int,
+                   parameter: str) -> list[Crossing]:
+    """_crossings for a few candidates: the same arithmetic, one candidate at a time."""
+    lines = []
+    for c in candidates:
+        t0 = cost_of(c, at0).total
+        lines.append((t0, cost_of(c, at1).total - t0))
     a_w, b_w = lines[best]
     below: tuple[float, int] | None = None  # nearest crossing with g < here
     above: tuple[float, int] | None = None
@@ -264,16 +289,54 @@ def _crossings(
             below = (g, i)
         elif g > here and (above is None or g < above[0]):
             above = (g, i)
+    return _crossing_out(candidates, parameter, back,
+                         below[1] if below else None, below[0] if below else 0.0,
+                         above[1] if above else None, above[0] if above else 0.0)
+
+
+def _crossing_out(candidates: Sequence[Candidate], parameter: str,
+                  back: Callable[[float], float], below: int | None, g_below: float,
+                  above: int | None, g_above: float) -> list[Crossing]:
     out = []
-    for found, side in ((below, "below"), (above, "above")):
+    for found, g, side in ((below, g_below, "below"), (above, g_above, "above")):
         if found is None:
             continue
-        value = back(found[0])
         # With bandwidth the transform reverses the order: small g = large bandwidth.
         if back is not _IDENTITY[1]:
             side = "above" if side == "below" else "below"
-        out.append(Crossing(parameter, side, value, candidates[found[1]].label))
+        out.append(Crossing(parameter, side, back(g), candidates[found].label))
     return out
+
+
+def _crossings(
+    candidates: Sequence[Candidate], model: CostModel, best: int, parameter: str,
+    columns: tuple[np.ndarray, ...] | None = None,
+) -> list[Crossing]:
+    """The nearest values of `parameter` below and above the model's at which another
+    candidate's cost line crosses the winner's. Vectorised: a request ranks up to
+    thousands of groups of up to 120 candidates (docs/API.md states the bound)."""
+    forward, back = SENSITIVITY_PARAMETERS[parameter]
+    here = forward(getattr(model, parameter))
+    # total(g) = a + b * g, from two evaluations (exact: the total is linear in g)
+    at0 = _at(model, parameter, 0.0)
+    at1 = _at(model, parameter, 1.0)
+    if len(candidates) < VECTOR_FROM:
+        return _crossings_few(candidates, at0, at1, here, back, best, parameter)
+    columns = columns if columns is not None else _columns(candidates)
+    a = _totals(columns, at0)
+    b = _totals(columns, at1) - a
+    a_w, b_w = a[best], b[best]
+    usable = b != b_w
+    usable[best] = False
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        g = (a - a_w) / np.where(usable, b_w - b, 1.0)
+    usable &= np.isfinite(g)
+    below = np.flatnonzero(usable & (g < here) & (g > 0))  # nearest crossing with g < here
+    above = np.flatnonzero(usable & (g > here))
+    lo = int(below[np.argmax(g[below])]) if below.size else None  # the first of ties
+    hi = int(above[np.argmin(g[above])]) if above.size else None
+    return _crossing_out(candidates, parameter, back, lo, float(g[lo]) if lo is not None
+                         else 0.0, hi, float(g[hi]) if hi is not None else 0.0)
 
 
 def back_or_zero(back: Callable[[float], float], g: float) -> float:
@@ -281,6 +344,13 @@ def back_or_zero(back: Callable[[float], float], g: float) -> float:
     if back is _IDENTITY[1]:
         return g
     return math.inf if g == 0 else back(g)
+
+
+@lru_cache(maxsize=64)
+def _at(model: CostModel, parameter: str, g: float) -> CostModel:
+    """``model`` with ``parameter`` at transformed value ``g``: made once per model, not
+    once per ranking (a request ranks every group under the same model)."""
+    return _with(model, parameter, back_or_zero(SENSITIVITY_PARAMETERS[parameter][1], g))
 
 
 def _with(model: CostModel, parameter: str, value: float) -> CostModel:
@@ -291,8 +361,11 @@ def _with(model: CostModel, parameter: str, value: float) -> CostModel:
     return clone
 
 
-def recommend(candidates: Sequence[Candidate], model: CostModel | None = None) -> Recommendation:
-    """Rank `candidates` by total cost under `model` (ties: smaller, then lower setting)."""
+def recommend(candidates: Sequence[Candidate], model: CostModel | None = None, *,
+              pareto: bool = True) -> Recommendation:
+    """Rank `candidates` by total cost under `model` (ties: smaller, then lower setting).
+    ``pareto=False`` skips the Pareto set (quadratic in the candidates; every Ranked is
+    then marked False) for callers that do not show it, e.g. a ranking per branch."""
     model = model or CostModel()
     if not candidates:
         raise ValueError("no measured settings to rank")
@@ -308,7 +381,7 @@ def recommend(candidates: Sequence[Candidate], model: CostModel | None = None) -
             candidates[i].preconditioner,
         ),
     )
-    front = pareto_set(candidates)
+    front = pareto_set(candidates) if pareto else set()
     ranking = [
         Ranked(rank + 1, candidates[i], costs[i], i in front) for rank, i in enumerate(order)
     ]
@@ -318,9 +391,10 @@ def recommend(candidates: Sequence[Candidate], model: CostModel | None = None) -
         if len(order) > 1 and costs[best].total > 0
         else math.inf
     )
+    columns = _columns(candidates) if len(candidates) >= VECTOR_FROM else None
     sensitivity = [
         crossing
         for parameter in SENSITIVITY_PARAMETERS
-        for crossing in _crossings(candidates, model, best, parameter)
+        for crossing in _crossings(candidates, model, best, parameter, columns)
     ]
     return Recommendation(model, ranking, margin, sensitivity)

@@ -19,11 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,8 +75,40 @@ def list_trees(path: Path) -> list[str]:
 
 
 def work_dir(release: str) -> Path:
-    """Where copies are kept between runs (the stored copy of each input is reused)."""
+    """Where the stored (setting 0) copy of each input is kept between runs; each run
+    writes its measured copies in a private directory below (``run_copies``)."""
     return root_release.cache_dir().parent / "io" / release
+
+
+@contextmanager
+def run_copies(base: Path) -> Iterator[Path]:
+    """A directory of this run's own, removed after it: every sample rewrites its copies
+    (RECREATE), so two runs on one file must never share them."""
+    base.mkdir(parents=True, exist_ok=True)
+    private = Path(tempfile.mkdtemp(prefix="run-", dir=base))
+    try:
+        yield private
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+
+
+def store_atomically(base: Path, name: str, write: Callable[[Path], None]) -> Path:
+    """``base/name`` written once through a private partial file renamed into place: a
+    reader sees the whole file or none (two runs may write it at once; the last rename
+    wins with an identical file)."""
+    final = base / name
+    if final.is_file():
+        return final
+    fd, partial_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial.root", dir=base)
+    os.close(fd)
+    partial = Path(partial_name)
+    try:
+        partial.unlink()  # ROOT creates it (RECREATE); the name is ours alone
+        write(partial)
+        os.replace(partial, final)
+    finally:
+        partial.unlink(missing_ok=True)
+    return final
 
 
 def _file_key(path: Path) -> str:
@@ -173,32 +207,33 @@ def run_io(options: IoOptions, json_out: Path, binary: Path | None = None,
     results: list[dict[str, Any]] = []
     copies: list[Copy] = []
     stem = options.file.stem
-    for tree in trees:
-        stored = base / f"{tree}-stored.root"
-        if not stored.is_file():  # the source of every write: no decompression in the timing
-            say(f"{stem}/{tree}: stored copy (setting 0)")
-            partial = stored.with_suffix(f".partial-{os.getpid()}")
-            measure(release, {"op": "write", "form": "ttree", "source": str(options.file),
-                              "tree": tree, "target": str(partial), "setting": 0,
-                              "samples": 1})
-            partial.rename(stored)
-        original = measure(release, {"op": "checksum", "form": "ttree", "tree": tree,
-                                     "target": str(options.file), "samples": 1})
-        original["path"] = str(options.file)
-        for form in options.forms:
-            dataset = f"{stem}/{tree}/{form}"
-            for setting in options.settings:
-                target = base / f"{tree}-{form}-{setting}.root"
-                copy = Copy(tree, form, setting, target, dataset)
-                results += _measure_copy(release, options, stored, copy, original, say)
-                if target.is_file():
-                    copies.append(copy)
     codecs: dict[str, Any] = {"set": release.codec_set, "root_version": release.version,
                               "libraries": {}}
     machine: dict[str, Any] | None = None
-    if options.codec and binary is not None:
-        machine, codecs, codec_rows = _codec_only(binary, options, copies, say)
-        results += codec_rows
+    with run_copies(base) as own:
+        for tree in trees:
+            # The source of every write (no decompression in the timing), shared by runs.
+            def write_stored(target: Path, tree: str = tree) -> None:
+                say(f"{stem}/{tree}: stored copy (setting 0)")
+                measure(release, {"op": "write", "form": "ttree", "source": str(options.file),
+                                  "tree": tree, "target": str(target), "setting": 0,
+                                  "samples": 1})
+
+            stored = store_atomically(base, f"{tree}-stored.root", write_stored)
+            original = measure(release, {"op": "checksum", "form": "ttree", "tree": tree,
+                                         "target": str(options.file), "samples": 1})
+            original["path"] = str(options.file)
+            for form in options.forms:
+                dataset = f"{stem}/{tree}/{form}"
+                for setting in options.settings:
+                    target = own / f"{tree}-{form}-{setting}.root"
+                    copy = Copy(tree, form, setting, target, dataset)
+                    results += _measure_copy(release, options, stored, copy, original, say)
+                    if target.is_file():
+                        copies.append(copy)
+        if options.codec and binary is not None:
+            machine, codecs, codec_rows = _codec_only(binary, options, copies, say)
+            results += codec_rows
     if machine is None:
         machine = _machine(binary)
     doc = {

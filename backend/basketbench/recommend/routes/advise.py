@@ -9,12 +9,13 @@ from fastapi import APIRouter, Body, Path, Query
 from basketbench.recommend import advice_runs as service
 from basketbench.recommend.schemas import (
     AdviceDocument,
+    AdviceDocumentIn,
     AdvicePathOut,
     AdviseIn,
     AdviseRunOut,
     AdviseRunsOut,
 )
-from basketbench.web.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.web.deps import MachineToken, ReadAccess, SessionDep, UserToken
 
 RunId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
@@ -22,7 +23,7 @@ router = APIRouter(prefix="/advise", tags=["recommend"])
 
 
 @router.post("", response_model=AdviseRunOut, status_code=201)
-def post_advise(session: SessionDep, token: TokenDep, body: AdviseIn) -> Any:
+def post_advise(session: SessionDep, token: UserToken, body: AdviseIn) -> Any:
     """Queue `advise` on `path` (relative to the data root of a worker of `tag`)."""
     run = service.create(session, body.tag, body.path, token.name)
     return next(r for r in service.listing(session, 1) if r["run_id"] == run.id)
@@ -48,7 +49,9 @@ def get_advice_path(session: SessionDep, run_id: RunId) -> Any:
 
 
 @router.put("/{run_id}", status_code=204)
-def put_advice(session: SessionDep, _token: TokenDep, run_id: RunId,
-               document: Annotated[AdviceDocument, Body()]) -> None:
-    """The worker stores the advice document of its run."""
-    service.store(session, run_id, document)
+def put_advice(session: SessionDep, token: MachineToken, run_id: RunId,
+               document: Annotated[AdviceDocumentIn, Body()]) -> None:
+    """The worker that claimed the run stores its advice document: a complete one (what
+    `advise --json` writes), from the claiming token only (403 from another, 409 before
+    the run is claimed)."""
+    service.store(session, run_id, document.model_dump(mode="json"), token)

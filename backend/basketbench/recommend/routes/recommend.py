@@ -30,7 +30,7 @@ from basketbench.recommend.schemas import (
     SpeedEvidenceOut,
 )
 from basketbench.recommend.speed_evidence import speed_evidence
-from basketbench.web.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.web.deps import MachineToken, ReadAccess, SessionDep
 
 router = APIRouter(tags=["recommend"], dependencies=[ReadAccess])
 
@@ -108,7 +108,7 @@ upload_router = APIRouter(tags=["recommend"])
 
 
 @upload_router.post("/branch-sizes", response_model=BranchSizesStored, status_code=201)
-def post_branch_sizes(session: SessionDep, _token: TokenDep, body: BranchSizesUpload) -> Any:
+def post_branch_sizes(session: SessionDep, _token: MachineToken, body: BranchSizesUpload) -> Any:
     """Store `rzbench sizes` branches of a dataset on a commit (replaces an earlier upload)."""
     c = get_commit(session, body.commit)
     ds = session.scalar(select(Dataset).where(Dataset.name == body.dataset))

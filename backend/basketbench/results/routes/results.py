@@ -15,7 +15,7 @@ from basketbench.results import ingest, listing
 from basketbench.results.gbench import gbench_batch
 from basketbench.results.schemas import IngestOut, ResultOut, ResultPage
 from basketbench.web import guards
-from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
+from basketbench.web.deps import MachineToken, ReadAccess, SessionDep, SettingsDep
 from basketbench.web.listing import (
     CSV_RESPONSES,
     PageParams,
@@ -83,7 +83,7 @@ _INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def ingest_results(
     request: Request, response: Response, session: SessionDep, settings: SettingsDep,
-    _token: TokenDep, background: BackgroundTasks, commit: str | None = None,
+    _token: MachineToken, background: BackgroundTasks, commit: str | None = None,
     machine: str | None = None,
     tag: str | None = None, run_id: int | None = None, repository: str | None = None,
 ) -> IngestOut:
@@ -103,7 +103,8 @@ async def ingest_results(
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def ingest_gbench(
     request: Request, response: Response, session: SessionDep, settings: SettingsDep,
-    _token: TokenDep, background: BackgroundTasks, commit: Annotated[str | None, Query()] = None,
+    _token: MachineToken, background: BackgroundTasks,
+    commit: Annotated[str | None, Query()] = None,
     machine: str | None = None, tag: str | None = None, run_id: int | None = None,
     repository: str | None = None,
     dataset: Annotated[str | None, Query(description="dataset name (default: gbench)")] = None,

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Response
 
 from basketbench.runs import ab_requests as service
 from basketbench.runs.ab_schemas import AbRequestIn, AbRequestOut, AbRequestPage
-from basketbench.web.deps import ReadAccess, SessionDep, TokenDep
+from basketbench.web.deps import ReadAccess, SessionDep, UserToken
 
 RunId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Ref = Annotated[str | None, Query(min_length=1, max_length=200)]
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/ab-requests", tags=["runs"])
              responses={200: {"model": AbRequestOut,
                               "description": "an A/B of this pair is already pending on the "
                                              "tag: that one (duplicate true)"}})
-def post_ab_request(session: SessionDep, token: TokenDep, body: AbRequestIn,
+def post_ab_request(session: SessionDep, token: UserToken, body: AbRequestIn,
                     response: Response) -> Any:
     """Queue an interleaved A/B of `head_commit` (side B) against `base_commit` (side A)
     on a worker of `machine`'s tag (or of `tag`): a run of suite "ab:<base sha>". Needs a

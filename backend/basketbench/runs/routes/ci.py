@@ -14,7 +14,7 @@ from basketbench.core.security import github_signature_ok
 from basketbench.runs import ci
 from basketbench.runs.ci_schemas import TriggerIn, TriggerOut, WebhookOut
 from basketbench.web import guards
-from basketbench.web.deps import SessionDep, SettingsDep, TokenDep
+from basketbench.web.deps import SessionDep, SettingsDep, UserToken
 
 router = APIRouter(tags=["ci"])
 
@@ -59,6 +59,6 @@ def _payload(body: bytes, content_type: str) -> Any:
 
 
 @router.post("/trigger", response_model=TriggerOut, status_code=202)
-def trigger_runs(session: SessionDep, settings: SettingsDep, token: TokenDep,
+def trigger_runs(session: SessionDep, settings: SettingsDep, token: UserToken,
                  body: TriggerIn) -> TriggerOut:
     return ci.trigger(session, settings, body, token.name)

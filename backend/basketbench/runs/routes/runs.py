@@ -10,7 +10,7 @@ from basketbench.changes.detection.service import run_after_final
 from basketbench.runs import causes as run_causes
 from basketbench.runs import service
 from basketbench.runs.schemas import QueueOut, RunClaim, RunOut, RunPage, RunUpdate
-from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, TokenDep
+from basketbench.web.deps import MachineToken, ReadAccess, SessionDep, SettingsDep
 from basketbench.web.listing import CSV_RESPONSES, PageParams, fetch_page, page_params, respond
 
 router = APIRouter(prefix="/runs", tags=["runs"])
@@ -46,9 +46,9 @@ def get_run(session: SessionDep, run_id: int) -> RunOut:
 
 
 @router.patch("/{run_id}", response_model=RunOut)
-def update_run(request: Request, session: SessionDep, settings: SettingsDep, _token: TokenDep,
+def update_run(request: Request, session: SessionDep, settings: SettingsDep, token: MachineToken,
                run_id: int, body: RunUpdate, background: BackgroundTasks) -> RunOut:
-    out = service.update_run(session, run_id, body)
+    out = service.update_run(session, run_id, body, token)
     if out.status in ("failed", "cancelled") and out.trigger in ("confirm", "bisect"):
         # a confirmation or bisection run that brought nothing still ends its step
         background.add_task(run_after_final, request.app.state.sessionmaker, settings, run_id)
@@ -57,7 +57,7 @@ def update_run(request: Request, session: SessionDep, settings: SettingsDep, _to
 
 @router.post("/{run_id}/claim", response_model=RunOut,
              responses={409: {"description": "the run is not claimable at this generation"}})
-def claim_run(session: SessionDep, _token: TokenDep, run_id: int, body: RunClaim) -> RunOut:
+def claim_run(session: SessionDep, token: MachineToken, run_id: int, body: RunClaim) -> RunOut:
     """Exactly once: the worker that got a run's task message takes the run before it
     starts; 409 means the message is stale and must be dropped."""
-    return service.claim_run(session, run_id, body)
+    return service.claim_run(session, run_id, body, token)

@@ -21,7 +21,7 @@ export function AdviseRuns({ onLoad, onError }: { onLoad: (a: AdviceFile, runId:
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setProblem('');
-    if (!token) return setProblem('A token is needed: create one with `basketbench token create`.');
+    if (!token) return setProblem('A token is needed: create a user token with `basketbench token create --scope user`.');
     if (!tag || !path) return setProblem('Give the worker tag and the file path (relative to its data root).');
     if (path.startsWith('/') || path.split('/').includes('..')) return setProblem(`path ${path}: give it relative to the worker's data root, without '..'`);
     saveToken(token, tokenRemembered());

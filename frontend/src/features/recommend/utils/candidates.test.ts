@@ -10,6 +10,8 @@ describe('fromTradeoff', () => {
       { setting: 505, algorithm: 5, compressed_bytes: 1000, ratio: 3.5, compress_mbps: speed(50), decompress_mbps: speed(900) },
       { setting: 0, algorithm: 0, compressed_bytes: 3500, ratio: 1, compress_mbps: speed(9000), decompress_mbps: speed(9000) },
       { setting: 101, algorithm: 1, compressed_bytes: null, ratio: null, compress_mbps: null, decompress_mbps: null },
+      // ROOT's old zlib: the API ranks what `advise` ranks only (it would answer 422)
+      { setting: 301, algorithm: 3, compressed_bytes: 1100, ratio: 3.2, compress_mbps: speed(40), decompress_mbps: speed(300) },
     ] as unknown as TradeoffPoint[];
     expect(fromTradeoff(points, 'none')).toEqual([
       { setting: 505, preconditioner: 'none', raw_bytes: 3500, compressed_bytes: 1000, compress_mb_s: 50, decompress_mb_s: 900 },

@@ -11,13 +11,17 @@ export const DEFAULT_MODEL: CostModel = {
   network_mb_per_s: 100,
 };
 
+/** The algorithms `advise` ranks (zlib, lzma, lz4, zstd; the API refuses the others). */
+const ADVISE_ALGORITHMS = new Set([1, 2, 4, 5]);
+
 /** Trade-off points with a size and both speeds; raw bytes = compressed bytes x ratio. */
 export function fromTradeoff(points: readonly TradeoffPoint[], preconditioner: string): Candidate[] {
   const out: Candidate[] = [];
   for (const p of points) {
     const c = p.compress_mbps?.median;
     const d = p.decompress_mbps?.median;
-    if (p.algorithm === 0 || !p.compressed_bytes || !p.ratio || !c || !d) continue;
+    if (!ADVISE_ALGORITHMS.has(p.algorithm) || p.setting % 100 > 9) continue;
+    if (!p.compressed_bytes || !p.ratio || !c || !d) continue;
     out.push({
       setting: p.setting,
       preconditioner: preconditioner as Candidate['preconditioner'],

@@ -22,7 +22,7 @@ export function TriggerForm({ tags, repositories }: { tags: readonly string[]; r
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     setProblem('');
-    if (!token) return setProblem('A token is needed: create one with `basketbench token create`.');
+    if (!token) return setProblem('A token is needed: create a user token with `basketbench token create --scope user`.');
     if (!repository) return setProblem('Repository is required.');
     const body: TriggerRequest = { repository, suite: suite || 'default' };
     if (kind === 'commits') {

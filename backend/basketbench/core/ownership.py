@@ -1,0 +1,34 @@
+"""Which runs a machine token may touch: the runs of its hardware tags (a token created with
+``--tag``), and, once a run is claimed, only the token that claimed it. An admin token may
+update any run; no token but the claimer may store a run's advice."""
+
+from __future__ import annotations
+
+from basketbench.core.errors import Conflict, Forbidden
+from basketbench.models import ApiToken, Run
+
+
+def check_tag(token: ApiToken, tag: str) -> None:
+    """A machine token limited to some tags serves those only (claims, registrations)."""
+    if token.scope == "machine" and token.tags and tag not in token.tags:
+        raise Forbidden(f"token {token.name!r} serves tags {', '.join(token.tags)}, "
+                        f"not {tag!r}")
+
+
+def check_updater(token: ApiToken, run: Run) -> None:
+    """Progress, status and logs of a run come from its tag's workers, and once it is
+    claimed from the claiming token alone."""
+    if token.scope == "admin":
+        return
+    check_tag(token, run.tag)
+    if run.claimed_by_token_id is not None and run.claimed_by_token_id != token.id:
+        raise Forbidden(f"run {run.id} was claimed by another worker's token")
+
+
+def check_claimer(token: ApiToken, run: Run) -> None:
+    """Only the worker that claimed a run stores what it found (its advice)."""
+    if run.claimed_by_token_id is None:
+        raise Conflict(f"run {run.id} is {run.status} and not claimed by a worker: "
+                       "its results come from the worker that claims it")
+    if run.claimed_by_token_id != token.id:
+        raise Forbidden(f"run {run.id} was claimed by another worker's token")
