@@ -1,4 +1,4 @@
-"""`basketbench ab` / measure.rzbench.ab: two layers interleaved in one rzbench process (issue 32).
+"""`basketbench ab` / measure.ab: two layers interleaved in one rzbench process (issue 32).
 
 No test here depends on speed: they check the document's shape, the pairs and their counts, the
 statistics recomputed from the pairs, byte-exact round trips and the refusals of bad input.
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 from basketbench.cli.app import app
+from basketbench.measure.ab import SCHEMA, ABInputError, run_ab
 from basketbench.measure.realroot import releases
 from basketbench.measure.rootio.extract import extract_corpus
 from basketbench.measure.rzbench import ab_stats, interference
-from basketbench.measure.rzbench.ab import SCHEMA, ABInputError, run_ab
 from typer.testing import CliRunner
 
 from tests.measure.conftest import real_file
