@@ -167,3 +167,25 @@ def test_release_638_against_640_on_hzz(tmp_path: Path) -> None:
     # both link the host's zlib: ZLIB-1 writes the same bytes
     zlib = doc["results"][0]
     assert zlib["compressed_bytes"]["a"] == zlib["compressed_bytes"]["b"]
+
+
+def test_bench_document_carries_interference(rzbench: Path, tmp_path: Path) -> None:
+    """`rzbench bench` records every timed sample's interference; judge_document uses it and
+    falls back to the load-average `busy` of older documents."""
+    from basketbench.measure.document.contract import validate_document
+
+    out = tmp_path / "bench.json"
+    subprocess.run([str(rzbench), "bench", "--synthetic", "tsmall", "--settings", "101",
+                    "--min-samples", "2", "--target-ms", "1", "--no-memcpy", "--quiet",
+                    "--json", str(out)], check=True)
+    doc = json.loads(out.read_text())
+    assert validate_document(doc) == []
+    record = doc["interference"]
+    assert record["repetitions"] == 2 * 2  # 2 samples x (compress, decompress)
+    assert record["limits"]["min_cpu_wall"] == 0.9
+    assert interference.judge_document(doc).judged
+    old = {k: v for k, v in doc.items() if k != "interference"}
+    old["load"] = {"busy": True, "busy_reasons": ["load average 2.00 at start (>= 1)"]}
+    verdict = interference.judge_document(old)
+    assert verdict.disturbed and not verdict.judged
+    assert interference.judge_document({"disturbed_fraction": 0.1}).disturbed is False

@@ -40,6 +40,11 @@ struct InterferenceLimits {
    long long max_steal_ticks = 2; // machine-wide /proc/stat steal ticks (USER_HZ) during the repetition
 };
 
+// `bench` measures wall time, so there a repetition is disturbed as soon as its thread lost the
+// CPU for more than a tenth of it (a dedicated worker at load ~1 keeps cpu/wall >= 0.97); 50
+// switches per ~100 ms sample or 3 ticks of steal are the secondary limits.
+constexpr InterferenceLimits kWallClockLimits{0.9, 50, 2};
+
 // Why a repetition counts as disturbed (empty: it does not).
 std::vector<std::string> disturbed_reasons(const Repetition &r, const InterferenceLimits &l);
 
