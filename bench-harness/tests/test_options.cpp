@@ -143,7 +143,7 @@ TEST(Options, Defaults)
    EXPECT_EQ(ab.ab.pairs, 31);
    EXPECT_FALSE(ab.target_ms_given) << "ab's repetition default (40 ms) is not bench's sample";
    EXPECT_EQ(ab.ab.clock, AbClock::kCpu);
-   EXPECT_DOUBLE_EQ(ab.ab.limits.min_cpu_wall, 0.1);
+   EXPECT_DOUBLE_EQ(ab.ab.limits.min_cpu_wall, 0.02);
    EXPECT_EQ(ab.ab.limits.max_involuntary, 250);
    EXPECT_EQ(ab.ab.limits.max_steal_ticks, 2);
 }
