@@ -46,7 +46,7 @@ def one_bench(rzbench: Path, corpus: Path, settings: str) -> dict[str, float]:
         subprocess.run([str(rzbench), "bench", "--corpus", str(corpus), "--settings", settings,
                         "--no-memcpy", "--quiet", "--json", str(out)], check=True)
         doc = json.loads(out.read_text())
-    return {f"{r['setting']} {d}": r[d]["median"] for r in doc["results"]
+    return {f"{r['setting']} {d}": r[f"{d}_mbps"]["median"] for r in doc["results"]
             for d in ("compress", "decompress")}
 
 
