@@ -107,9 +107,11 @@ def main() -> None:
                   if a[key]["ratio"] is not None]
         r_m, c_m = spread(mbps)
         r_a, c_a = spread(ratios) if ratios else (float("nan"), float("nan"))
+        nan = float("nan")
+        mid_ratio = statistics.median(ratios) if ratios else nan
+        half = 100 * statistics.median(widths) if widths else nan
         print(f"| {key} | {statistics.median(mbps):.1f} MB/s, {r_m:.1f} %, {c_m:.1f} % "
-              f"| {statistics.median(ratios) if ratios else float('nan'):.4f}, {r_a:.2f} %, "
-              f"{c_a:.2f} % | +-{100 * statistics.median(widths) if widths else float('nan'):.2f} % |")
+              f"| {mid_ratio:.4f}, {r_a:.2f} %, {c_a:.2f} % | +-{half:.2f} % |")
     disturbed = [a["_interference"]["disturbed_fraction"] for a in abs_]
     print(f"\nA/B disturbed repetitions: {min(disturbed):.0%}-{max(disturbed):.0%}")
 
