@@ -152,6 +152,7 @@ def test_statistics_and_judge() -> None:
     assert not interference.judge(None).judged
 
 
+@pytest.mark.slow
 def test_release_638_against_640_on_hzz(tmp_path: Path) -> None:
     """Both releases' libCore in one process, if they are cached (no download in tests)."""
     wanted = [releases.lookup(v) for v in ("6.38.00", "6.40.00")]
