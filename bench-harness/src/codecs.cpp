@@ -16,19 +16,20 @@ namespace {
 
 class RootFramedCodec final : public Codec {
 public:
-   explicit RootFramedCodec(int setting) : setting_(setting) {}
+   RootFramedCodec(int setting, const ZipApi &api) : setting_(setting), api_(api) {}
    size_t bound(size_t n) const override { return frame_bound(n); }
    size_t compress(const uint8_t *src, size_t n, uint8_t *dst, size_t cap) const override
    {
-      return frame_compress(setting_, src, n, dst, cap);
+      return frame_compress(api_, setting_, src, n, dst, cap);
    }
    bool decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expected, std::string *error) const override
    {
-      return frame_decompress(src, n, dst, expected, error);
+      return frame_decompress(api_, src, n, dst, expected, error);
    }
 
 private:
    int setting_;
+   ZipApi api_; // a copy: four pointers, no indirection through a table per call
 };
 
 // One "ZS" block per buffer (buffers above 16 MiB are stored), compressed with a digested dictionary.
@@ -98,14 +99,14 @@ public:
 };
 
 template <int Algorithm>
-std::unique_ptr<Codec> make_framed(int level, const Bytes *dict)
+std::unique_ptr<Codec> make_framed(int level, const Bytes *dict, const ZipApi &api)
 {
    if (dict != nullptr && !dict->empty()) {
       if (Algorithm != 5)
          throw std::runtime_error("dictionaries are supported for ZSTD only");
       return std::make_unique<ZstdDictCodec>(level, *dict);
    }
-   return std::make_unique<RootFramedCodec>(Algorithm * 100 + level);
+   return std::make_unique<RootFramedCodec>(Algorithm * 100 + level, api);
 }
 
 #ifdef RZBENCH_BACKEND_ROOT

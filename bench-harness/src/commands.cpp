@@ -4,6 +4,7 @@
 #include "rzbench/counting.hpp"
 #include "rzbench/digest.hpp"
 #include "rzbench/fingerprint.hpp"
+#include "rzbench/layer.hpp"
 #include "rzbench/report.hpp"
 #include "rzbench/runner.hpp"
 #include "rzbench/sizes.hpp"
@@ -39,6 +40,13 @@ void write_output(const std::string &path, const std::string &text)
    if (std::rename(tmp.c_str(), path.c_str()) != 0)
       throw std::runtime_error("cannot move " + tmp + " to " + path);
 }
+
+namespace {
+void print_progress(size_t done, size_t total)
+{
+   std::cerr << "progress " << done << " " << total << "\n";
+}
+} // namespace
 
 int run_bench(const Options &opts)
 {
@@ -88,6 +96,72 @@ int run_bench(const Options &opts)
    return rc;
 }
 
+// Two layers measured interleaved in this process: docs/RZBENCH_CLI.md, docs/perf/ab.md.
+int run_ab_command(const Options &opts)
+{
+   if (opts.layer_a.empty() || opts.layer_b.empty())
+      throw UsageError("ab needs --a and --b (host or the path of a layer shared object)");
+   if (opts.corpora.empty() && opts.synthetic.empty())
+      throw UsageError("ab needs --corpus FILE.bbc or --synthetic NAME");
+   for (int s : opts.run.settings)
+      if (s % 100 == 0)
+         throw UsageError("ab: setting " + std::to_string(s) + " stores the data uncompressed: nothing to compare");
+   AbParams params = opts.ab;
+   params.target_ms = opts.target_ms_given ? opts.run.engine.target_ms : AbParams{}.target_ms;
+   // Layers first: a missing layer is reported before a corpus is read.
+   const auto layer_a = Layer::from_spec(opts.layer_a); // LayerError -> exit 2
+   const auto layer_b = Layer::from_spec(opts.layer_b);
+   std::vector<Dataset> datasets;
+   for (const auto &p : opts.corpora)
+      datasets.push_back(read_corpus(p)); // CorpusError -> exit 2
+   for (const auto &n : opts.synthetic)
+      datasets.push_back(make_synthetic(n));
+   for (const auto &d : datasets)
+      if (dataset_bytes(d) == 0)
+         throw UsageError("dataset '" + d.name + "' has no basket data to measure");
+
+   auto side_json = [](const std::string &spec, const Layer &l) {
+      return json{{"layer", spec}, {"file", l.file()}, {"codecs", l.codec_info()}};
+   };
+   json doc = {{"schema", "rzbench-ab-v1"},
+               {"a", side_json(opts.layer_a, *layer_a)},
+               {"b", side_json(opts.layer_b, *layer_b)},
+               {"params",
+                {{"pairs", params.pairs},
+                 {"target_ms", params.target_ms},
+                 {"seed", params.seed},
+                 {"clock", ab_clock_name(params.clock)},
+                 {"confidence", params.confidence},
+                 {"limits",
+                  {{"min_cpu_wall", params.limits.min_cpu_wall},
+                   {"max_involuntary", params.limits.max_involuntary},
+                   {"max_steal_ticks", params.limits.max_steal_ticks}}}}},
+               {"machine", machine_fingerprint()}};
+   json datasets_json = json::array();
+   for (const auto &d : datasets) {
+      const DatasetInfo info = describe(d);
+      datasets_json.push_back({{"name", info.name}, {"source", info.source}, {"checksum", info.checksum},
+                               {"bytes", info.bytes}, {"baskets", info.baskets}});
+   }
+   doc["datasets"] = datasets_json;
+   AbProgress progress;
+   if (opts.run.progress)
+      progress = [](size_t done, size_t total) { print_progress(done, total); };
+   const json measured =
+      run_ab(datasets, opts.run.settings, {opts.layer_a, layer_a.get()}, {opts.layer_b, layer_b.get()}, params, progress);
+   doc["results"] = measured["results"];
+   doc["interference"] = measured["interference"];
+   write_output(opts.json_out, doc.dump(2) + "\n");
+   int rc = 0;
+   for (const auto &r : doc["results"])
+      if (!r["error"].is_null()) {
+         std::cerr << "rzbench: FAILED " << r["dataset"].get<std::string>() << " setting " << r["setting"] << ": "
+                   << r["error"].get<std::string>() << "\n";
+         rc = 1;
+      }
+   return rc;
+}
+
 int run_verify(const Options &o)
 {
    const std::string corpus = o.single_corpus();
@@ -101,12 +175,6 @@ int run_verify(const Options &o)
    return v["failures"].empty() ? 0 : 1;
 }
 
-namespace {
-void print_branch_progress(size_t done, size_t total)
-{
-   std::cerr << "progress " << done << " " << total << "\n";
-}
-} // namespace
 
 // Exact compressed bytes of every branch at every setting (no timing): docs/RZBENCH_CLI.md.
 int run_sizes(const Options &o)
@@ -117,7 +185,7 @@ int run_sizes(const Options &o)
    for (int s : o.run.settings)
       for (Preconditioner p : o.run.preconditioners)
          configs.push_back({s, p});
-   const auto progress = o.run.progress ? print_branch_progress : nullptr;
+   const auto progress = o.run.progress ? print_progress : nullptr;
    json datasets = json::array();
    for (const auto &p : o.corpora)
       datasets.push_back(branch_sizes(read_corpus(p), configs, progress));

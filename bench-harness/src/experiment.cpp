@@ -105,7 +105,7 @@ constexpr size_t kMinDictionarySamples = 5;
 constexpr uint64_t kRandomOrderSeed = 0x5241432d524e44ULL; // fixed: the same order in every run
 } // namespace
 
-Trial::Trial(const Dataset &d, const Config &c) : config_(c)
+Trial::Trial(const Dataset &d, const Config &c, const ZipApi &api) : config_(c)
 {
    const std::vector<Basket> *baskets = &d.baskets;
    if (c.basket_size > 0) {
@@ -161,7 +161,7 @@ Trial::Trial(const Dataset &d, const Config &c) : config_(c)
          dictionary_ = train_zstd_dictionary(train_ptr, train_size, c.dictionary_size);
          train_ms_ = (now_seconds() - t0) * 1e3;
       }
-      codec_ = row->make(c.setting % 100, with_dict ? &dictionary_ : nullptr);
+      codec_ = row->make(c.setting % 100, with_dict ? &dictionary_ : nullptr, api);
    }
 
    size_t comp_total = 0, out_total = 0, max_unit = 0;
@@ -279,6 +279,50 @@ std::optional<std::string> Trial::check() const
          return "round-trip mismatch in unit " + std::to_string(i) + " (" + std::to_string(u.size) + " bytes)";
    }
    return std::nullopt;
+}
+
+std::optional<std::string> Trial::check_decodes(const Trial &written) const
+{
+   if (written.units_.size() != units_.size())
+      return std::string("the two trials hold different units");
+   Bytes tmp, plain;
+   const bool pre = config_.preconditioner != Preconditioner::kNone;
+   for (size_t i = 0; i < units_.size(); ++i) {
+      const Unit &w = written.units_[i];
+      if (w.size != units_[i].size || w.src != units_[i].src)
+         return "unit " + std::to_string(i) + " differs between the two trials";
+      tmp.resize(w.size);
+      const uint8_t *src = written.comp_.data() + w.comp_off;
+      if (w.stored) {
+         std::memcpy(tmp.data(), src, w.size);
+      } else {
+         std::string err;
+         if (!codec_->decompress(src, w.comp_size, tmp.data(), w.size, &err))
+            return "unit " + std::to_string(i) + ": " + err;
+      }
+      const uint8_t *result = tmp.data();
+      if (pre) {
+         plain.resize(w.size);
+         invert_preconditioner(config_.preconditioner, tmp.data(), plain.data(), w.size, w.esize);
+         result = plain.data();
+      }
+      if (std::memcmp(result, w.src, w.size) != 0)
+         return "round-trip mismatch in unit " + std::to_string(i) + " (" + std::to_string(w.size) + " bytes)";
+   }
+   return std::nullopt;
+}
+
+bool Trial::same_output(const Trial &other) const
+{
+   if (other.units_.size() != units_.size())
+      return false;
+   for (size_t i = 0; i < units_.size(); ++i) {
+      const Unit &a = units_[i], &b = other.units_[i];
+      if (a.comp_size != b.comp_size || a.stored != b.stored ||
+          std::memcmp(comp_.data() + a.comp_off, other.comp_.data() + b.comp_off, a.comp_size) != 0)
+         return false;
+   }
+   return true;
 }
 
 uint64_t Trial::compressed_bytes() const

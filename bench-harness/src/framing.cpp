@@ -1,7 +1,5 @@
 #include "rzbench/framing.hpp"
 
-#include <RZip.h>
-
 #include <climits>
 #include <cstring>
 
@@ -22,7 +20,7 @@ size_t frame_bound(size_t n)
    return n + n / 16 + blocks * 128;
 }
 
-size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+size_t frame_compress(const ZipApi &api, int setting, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
 {
    const int algorithm = setting / 100;
    const int level = setting % 100;
@@ -36,9 +34,8 @@ size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, s
       // basket is stored, exactly when ROOT stores it.
       int tgtsize = clamp_int(chunk < cap - out ? chunk : cap - out);
       int irep = 0;
-      R__zipMultipleAlgorithm(level, &srcsize, reinterpret_cast<char *>(const_cast<uint8_t *>(src + in)), &tgtsize,
-                              reinterpret_cast<char *>(dst + out), &irep,
-                              static_cast<ROOT::RCompressionSetting::EAlgorithm::EValues>(algorithm));
+      api.zip(level, &srcsize, reinterpret_cast<char *>(const_cast<uint8_t *>(src + in)), &tgtsize,
+              reinterpret_cast<char *>(dst + out), &irep, algorithm);
       if (irep <= 0)
          return 0; // like TBasket: one block that does not compress stores the whole buffer
       in += chunk;
@@ -47,7 +44,7 @@ size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, s
    return out < n ? out : 0;
 }
 
-bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expected, std::string *error)
+bool frame_decompress(const ZipApi &api, const uint8_t *src, size_t n, uint8_t *dst, size_t expected, std::string *error)
 {
    size_t in = 0;
    size_t out = 0;
@@ -65,7 +62,7 @@ bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expecte
       unsigned char *blk = const_cast<unsigned char *>(src + in);
       int blksize = 0;
       int tgtsize = 0;
-      if (R__unzip_header(&blksize, blk, &tgtsize) != 0)
+      if (api.header(&blksize, blk, &tgtsize) != 0)
          return fail("unknown block header");
       if (static_cast<size_t>(blksize) > n - in)
          return fail("block declares " + std::to_string(blksize) + " bytes, only " + std::to_string(n - in) +
@@ -75,7 +72,7 @@ bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expecte
       if (blk[0] == 'L' && blk[1] == '4' && blksize < 17)
          return fail("LZ4 block too short for its checksum");
       int irep = 0;
-      R__unzip(&blksize, blk, &tgtsize, dst + out, &irep);
+      api.unzip(&blksize, blk, &tgtsize, dst + out, &irep);
       if (irep != tgtsize || irep <= 0)
          return fail("decoding failed (corrupt or unsupported block)");
       in += static_cast<size_t>(blksize);
@@ -88,6 +85,16 @@ bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expecte
       return false;
    }
    return true;
+}
+
+size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+   return frame_compress(linked_zip_api(), setting, src, n, dst, cap);
+}
+
+bool frame_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expected, std::string *error)
+{
+   return frame_decompress(linked_zip_api(), src, n, dst, expected, error);
 }
 
 bool is_old_cs_block(const uint8_t *src, size_t n)

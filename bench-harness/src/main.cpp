@@ -5,6 +5,7 @@
 #include "rzbench/commands.hpp"
 #include "rzbench/corpus.hpp"
 #include "rzbench/fingerprint.hpp"
+#include "rzbench/layer.hpp"
 #include "rzbench/options.hpp"
 
 #include <iostream>
@@ -22,7 +23,7 @@ struct Runner {
 };
 
 const Runner kRunners[] = {
-   {"bench", run_bench}, {"verify", run_verify}, {"sizes", run_sizes}, {"digest", run_digest}, {"synth", run_synth},
+   {"bench", run_bench}, {"ab", run_ab_command}, {"verify", run_verify}, {"sizes", run_sizes}, {"digest", run_digest}, {"synth", run_synth},
 };
 
 int dispatch(const std::string &cmd, const std::vector<std::string> &args)
@@ -61,6 +62,9 @@ int main(int argc, char **argv)
       return dispatch(argv[1], std::vector<std::string>(argv + 2, argv + argc));
    } catch (const UsageError &e) {
       std::cerr << "rzbench: " << e.what() << "\n" << kUsage;
+      return 2;
+   } catch (const LayerError &e) {
+      std::cerr << "rzbench: " << e.what() << "\n";
       return 2;
    } catch (const CorpusError &e) {
       std::cerr << "rzbench: bad corpus: " << e.what() << "\n";

@@ -20,6 +20,9 @@ const char *const kUsage =
    "                [--threads 1,2] [--min-samples 9] [--target-ms 100] [--memcpy|--no-memcpy]\n"
    "                [--json FILE] [--csv FILE] [--markdown FILE] [--quiet] [--root-commit SHA]\n"
    "                [--context-json JSON] [--progress] [--count]\n"
+   "  rzbench ab --a host|LAYER.so --b host|LAYER.so [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]]\n"
+   "                [--settings 101,201,404,505] [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall]\n"
+   "                [--min-cpu-wall 0.9] [--max-involuntary 5] [--max-steal-ticks 0] [--json FILE] [--progress]\n"
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
    "  rzbench sizes [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]|all] [--settings 101,505]\n"
    "                [--preconditioners none] [--json FILE] [--progress]\n"
@@ -144,6 +147,31 @@ double parse_target_ms(const std::string &v)
    return ms;
 }
 
+double parse_fraction(const std::string &v, const std::string &what)
+{
+   char *end = nullptr;
+   const double x = std::strtod(v.c_str(), &end);
+   if (v.empty() || *end != '\0' || !(x >= 0) || x > 1)
+      throw UsageError("invalid " + what + " '" + v + "' (expected a number in 0..1)");
+   return x;
+}
+
+AbClock parse_clock(const std::string &v)
+{
+   if (v == "cpu")
+      return AbClock::kCpu;
+   if (v == "wall")
+      return AbClock::kWall;
+   throw UsageError("invalid --clock '" + v + "' (expected cpu or wall)");
+}
+
+std::string parse_layer(const std::string &v, const char *flag)
+{
+   if (v.empty())
+      throw UsageError(std::string(flag) + " needs host or the path of a layer shared object");
+   return v;
+}
+
 nlohmann::json parse_context_json(const std::string &v)
 {
    nlohmann::json context;
@@ -183,7 +211,10 @@ const OptionDef kOptions[] = {
        o.run.engine.min_samples = static_cast<int>(parse_int(v, "--min-samples", 1, 100000));
     }},
    {Opt::kTargetMs, "--target-ms", true,
-    [](Options &o, const std::string &v) { o.run.engine.target_ms = parse_target_ms(v); }},
+    [](Options &o, const std::string &v) {
+       o.run.engine.target_ms = parse_target_ms(v);
+       o.target_ms_given = true;
+    }},
    {Opt::kMemcpy, "--memcpy", false, [](Options &o, const std::string &) { o.run.memcpy_baseline = true; }},
    {Opt::kMemcpy, "--no-memcpy", false, [](Options &o, const std::string &) { o.run.memcpy_baseline = false; }},
    {Opt::kJson, "--json", true, [](Options &o, const std::string &v) { o.json_out = v; }},
@@ -197,6 +228,25 @@ const OptionDef kOptions[] = {
     [](Options &o, const std::string &v) { o.context = parse_context_json(v); }},
    {Opt::kOutput, "-o", true, [](Options &o, const std::string &v) { o.output = v; }},
    {Opt::kOutput, "--output", true, [](Options &o, const std::string &v) { o.output = v; }},
+   {Opt::kLayerA, "--a", true, [](Options &o, const std::string &v) { o.layer_a = parse_layer(v, "--a"); }},
+   {Opt::kLayerB, "--b", true, [](Options &o, const std::string &v) { o.layer_b = parse_layer(v, "--b"); }},
+   {Opt::kPairs, "--pairs", true,
+    [](Options &o, const std::string &v) { o.ab.pairs = static_cast<int>(parse_int(v, "--pairs", 1, 100000)); }},
+   {Opt::kSeed, "--seed", true,
+    [](Options &o, const std::string &v) {
+       o.ab.seed = static_cast<uint64_t>(parse_int(v, "--seed", 0, (1LL << 62)));
+    }},
+   {Opt::kClock, "--clock", true, [](Options &o, const std::string &v) { o.ab.clock = parse_clock(v); }},
+   {Opt::kMinCpuWall, "--min-cpu-wall", true,
+    [](Options &o, const std::string &v) { o.ab.limits.min_cpu_wall = parse_fraction(v, "--min-cpu-wall"); }},
+   {Opt::kMaxInvoluntary, "--max-involuntary", true,
+    [](Options &o, const std::string &v) {
+       o.ab.limits.max_involuntary = static_cast<long>(parse_int(v, "--max-involuntary", 0, 1000000));
+    }},
+   {Opt::kMaxSteal, "--max-steal-ticks", true,
+    [](Options &o, const std::string &v) {
+       o.ab.limits.max_steal_ticks = parse_int(v, "--max-steal-ticks", 0, 1000000);
+    }},
 };
 
 // ---- the subcommands -------------------------------------------------------------------------
@@ -208,6 +258,12 @@ const CommandSpec kCommands[] = {
      Opt::kMarkdown, Opt::kQuiet, Opt::kProgress, Opt::kCount, Opt::kRootCommit, Opt::kContextJson},
     {101, 404, 505},
     "",
+    false},
+   {"ab",
+    {Opt::kLayerA, Opt::kLayerB, Opt::kCorpus, Opt::kSynthetic, Opt::kSettings, Opt::kPairs, Opt::kTargetMs,
+     Opt::kSeed, Opt::kClock, Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal, Opt::kJson, Opt::kProgress},
+    {101, 201, 404, 505},
+    "-",
     false},
    {"verify", {Opt::kCorpus, Opt::kJson}, {101, 404, 505}, "-", false},
    {"sizes",

@@ -18,7 +18,7 @@ json branch_sizes(const Dataset &d, const std::vector<SizeConfig> &configs, void
       const CodecRow *row = find_codec_row(c.setting / 100);
       if (row == nullptr || row->make == nullptr)
          throw std::invalid_argument("no codec for setting " + std::to_string(c.setting));
-      codecs.push_back(c.setting % 100 == 0 ? make_memcpy_codec() : row->make(c.setting % 100, nullptr));
+      codecs.push_back(c.setting % 100 == 0 ? make_memcpy_codec() : row->make(c.setting % 100, nullptr, linked_zip_api()));
    }
    // Branches in corpus order (first basket), baskets grouped under them.
    using Key = std::tuple<int, std::string, std::string>;

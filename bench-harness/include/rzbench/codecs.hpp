@@ -2,6 +2,7 @@
 // (and optionally a ZSTD dictionary) into a Codec; the harness never names a codec elsewhere.
 #pragma once
 #include "rzbench/dataset.hpp"
+#include "rzbench/layer.hpp"
 
 #include <memory>
 #include <string>
@@ -25,7 +26,8 @@ struct CodecRow {
    const char *codec;          // name in result documents ("zlib", "lzma", "cs", "lz4", "zstd")
    bool dictionary;            // accepts a trained dictionary (ZSTD only)
    const char *unavailable;    // non-null: why this backend cannot run the row
-   std::unique_ptr<Codec> (*make)(int level, const Bytes *dictionary);
+   // Framed rows run through `api` (a layer); the dictionary variant uses the host's libzstd.
+   std::unique_ptr<Codec> (*make)(int level, const Bytes *dictionary, const ZipApi &api);
 };
 
 const std::vector<CodecRow> &codec_table();

@@ -3,6 +3,7 @@
 #pragma once
 #include "rzbench/codecs.hpp"
 #include "rzbench/dataset.hpp"
+#include "rzbench/layer.hpp"
 #include "rzbench/precondition.hpp"
 
 #include <memory>
@@ -42,7 +43,8 @@ struct SkipConfig : std::runtime_error {
 class Trial {
 public:
    // Builds everything outside timing; throws std::runtime_error for a codec / training failure.
-   Trial(const Dataset &d, const Config &c);
+   // The framed codecs run through `api`: the layer linked into rzbench unless given another.
+   Trial(const Dataset &d, const Config &c, const ZipApi &api = linked_zip_api());
    ~Trial();
    Trial(const Trial &) = delete;
    Trial &operator=(const Trial &) = delete;
@@ -51,6 +53,11 @@ public:
    void decompress_pass();
    // Byte-exact check of every decompressed unit after the last pass; message on failure.
    std::optional<std::string> check() const;
+   // A/B: decode what `written` (a Trial of the same dataset and configuration, through another
+   // layer) compressed with this Trial's codec and compare with the raw data; message on failure.
+   std::optional<std::string> check_decodes(const Trial &written) const;
+   // Whether `other` (same dataset and configuration) wrote exactly the same compressed bytes.
+   bool same_output(const Trial &other) const;
 
    const Config &config() const { return config_; }
    uint64_t uncompressed_bytes() const { return uncompressed_; }

@@ -4,6 +4,7 @@
 // order, so the first bad argument is the one reported, and a list option given twice keeps
 // its last value (--corpus and --synthetic accumulate).
 #pragma once
+#include "rzbench/ab.hpp"
 #include "rzbench/runner.hpp"
 
 #include <nlohmann/json.hpp>
@@ -40,6 +41,14 @@ enum class Opt {
    kRootCommit,      // --root-commit SHA
    kContextJson,     // --context-json JSON
    kOutput,          // -o / --output FILE.bbc
+   kLayerA,          // --a host|LAYER.so
+   kLayerB,          // --b host|LAYER.so
+   kPairs,           // --pairs N
+   kSeed,            // --seed N
+   kClock,           // --clock cpu|wall
+   kMinCpuWall,      // --min-cpu-wall X
+   kMaxInvoluntary,  // --max-involuntary N
+   kMaxSteal,        // --max-steal-ticks N
 };
 
 // The values of one command line; fields of options a subcommand does not accept keep its defaults.
@@ -55,6 +64,9 @@ struct Options {
    std::optional<nlohmann::json> context;
    std::string name;   // synth's NAME
    std::string output; // synth's -o FILE.bbc
+   std::string layer_a, layer_b; // ab's --a / --b ("" = not given)
+   AbParams ab;                  // ab's pairs, seed, clock, limits (its --target-ms is run.engine.target_ms)
+   bool target_ms_given = false; // ab's default repetition differs from bench's sample
 
    // verify and digest read one corpus: the last --corpus ("" when none).
    std::string single_corpus() const { return corpora.empty() ? std::string() : corpora.back(); }
@@ -70,7 +82,7 @@ struct CommandSpec {
    bool takes_name = false;
 };
 
-// The subcommands that take options (bench, verify, sizes, digest, synth); nullptr for any other.
+// The subcommands that take options (bench, ab, verify, sizes, digest, synth); nullptr for any other.
 const CommandSpec *find_command(const std::string &name);
 
 // Parses args (the words after the subcommand) for spec; throws UsageError.
