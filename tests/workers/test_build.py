@@ -152,7 +152,8 @@ def test_export_and_build_the_compression_layer(
 def _roundtrip(so: Path, data: bytes) -> bytes:
     lib = ctypes.CDLL(str(so), mode=os.RTLD_NOW | os.RTLD_LOCAL | os.RTLD_DEEPBIND)
     src, size = ctypes.create_string_buffer(data, len(data)), ctypes.c_int(len(data))
-    out, out_size, irep = ctypes.create_string_buffer(len(data) + 64), ctypes.c_int(len(data) + 64), ctypes.c_int(0)
+    out = ctypes.create_string_buffer(len(data) + 64)
+    out_size, irep = ctypes.c_int(len(data) + 64), ctypes.c_int(0)
     lib.R__zipMultipleAlgorithm(ctypes.c_int(1), ctypes.byref(size), src, ctypes.byref(out_size),
                                 out, ctypes.byref(irep), ctypes.c_int(1))  # ZLIB-1
     assert 0 < irep.value < len(data), irep.value

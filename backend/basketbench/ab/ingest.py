@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 from pydantic import ValidationError
-from sqlalchemy import select, text
+from sqlalchemy import insert, select, text
 from sqlalchemy.orm import Session
 
 from basketbench.ab.schemas import AbIngestOut, AbResult, AbUpload
@@ -22,7 +22,16 @@ from basketbench.catalog.lookup import get_repository
 from basketbench.core.config import Settings
 from basketbench.core.errors import Invalid
 from basketbench.core.sqlutil import insert_ignore
-from basketbench.models import AbEffect, AbRun, Commit, Configuration, Dataset, Machine, Run
+from basketbench.models import (
+    AbEffect,
+    AbRun,
+    Commit,
+    Configuration,
+    Dataset,
+    Machine,
+    Repository,
+    Run,
+)
 from basketbench.models.experiment import ALGORITHM_NAMES
 from basketbench.results import codec_sets as codec_service
 
@@ -60,7 +69,7 @@ def ingest(session: Session, settings: Settings, body: Any) -> AbIngestOut:
         run = session.get(Run, upload.run_id)
         if run is None:
             raise Invalid(f"unknown run {upload.run_id}", [f"run_id: no run {upload.run_id}"])
-    commit = _commit(session, settings, upload, upload.commit, run)
+    commit = _commit(session, _repository(session, settings, upload, run), upload.commit, run)
     if run is not None and run.commit_id != commit.id:
         raise Invalid("the run measured another commit",
                       [f"commit: run {run.id} is not a run of {upload.commit}"])
@@ -73,7 +82,8 @@ def ingest(session: Session, settings: Settings, body: Any) -> AbIngestOut:
     if reference.kind == "self":
         reference_id = commit.id
     elif reference.commit is not None:
-        reference_id = _commit(session, settings, upload, reference.commit, None).id
+        reference_id = _commit(session, session.get(Repository, commit.repository_id),
+                               reference.commit, None).id
     codec_set_id = None
     if upload.codecs is not None:
         codecs = upload.codecs
@@ -98,7 +108,7 @@ def ingest(session: Session, settings: Settings, body: Any) -> AbIngestOut:
          "pairs": estimate.pairs, "disturbed_pairs": estimate.disturbed_pairs,
          "samples": list(estimate.samples)}
         for r in doc.results for metric, estimate in _estimates(r)]
-    session.execute(AbEffect.__table__.insert(), rows)
+    session.execute(insert(AbEffect), rows)
     session.commit()
     return AbIngestOut(ab_run_id=ab_run.id, effects=len(rows), duplicate=False)
 
@@ -107,15 +117,25 @@ def _estimates(result: AbResult) -> list[tuple[str, Any]]:
     return [("compress_mbps", result.compress), ("decompress_mbps", result.decompress)]
 
 
-def _commit(session: Session, settings: Settings, upload: AbUpload, sha: str,
-            run: Run | None) -> Commit:
+def _repository(session: Session, settings: Settings, upload: AbUpload,
+                run: Run | None) -> Repository:
+    """The run's repository, else the one named, else the default."""
     if run is not None:
         commit = session.get(Commit, run.commit_id)
-        assert commit is not None
-        if commit.sha.lower() == sha.lower():
-            return commit
-    repo = get_repository(session, upload.repository or settings.default_repository,
+        repo = session.get(Repository, commit.repository_id) if commit else None
+        if repo is not None:
+            return repo
+    return get_repository(session, upload.repository or settings.default_repository,
                           create=True)
+
+
+def _commit(session: Session, repo: Repository | None, sha: str, run: Run | None) -> Commit:
+    if run is not None:
+        commit = session.get(Commit, run.commit_id)
+        if commit is not None and commit.sha.lower() == sha.lower():
+            return commit
+    if repo is None:
+        raise Invalid("no repository for the commit", [f"commit: {sha}"])
     return ensure_commit(session, repo, sha.lower())
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, aliased
 
 from basketbench.ab.schemas import AbEffectOut, AbRunOut, AbRunPage
@@ -16,7 +16,7 @@ from basketbench.models import AbEffect, AbRun, CodecSet, Commit, Configuration,
 def list_ab_runs(session: Session, machine: str | None, commit: str | None,
                  reference: str | None, origin: str | None, run: int | None, limit: int,
                  offset: int) -> AbRunPage:
-    conditions = []
+    conditions: list[ColumnElement[bool]] = []
     if machine is not None:
         ids = _machine_ids(session, machine)
         conditions.append(AbRun.machine_id.in_(ids))
@@ -74,7 +74,7 @@ def _effects(session: Session, ab_run_ids: list[int]) -> dict[int, list[AbEffect
     for effect, dataset, conf in rows:
         out[effect.ab_run_id].append(AbEffectOut(
             dataset=dataset, setting=conf.setting, configuration_id=conf.id,
-            configuration=conf.label, metric=effect.metric,  # type: ignore[arg-type]
+            configuration=conf.label, metric=effect.metric,
             ratio=effect.ratio, ci_low=effect.ci_low, ci_high=effect.ci_high,
             pairs=effect.pairs, disturbed_pairs=effect.disturbed_pairs,
             samples=effect.samples))
