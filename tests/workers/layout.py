@@ -52,3 +52,36 @@ def slow_down_lz4(source: str, passes: int = 6) -> str:
         f"   }}\n"
     )
     return source[: body + 1] + extra + source[body + 1 :]
+
+
+def rzip_source_path(files: dict[str, str | bytes]) -> str:
+    return next(p for p in files if p.startswith("core/zip/src/") and p.endswith("rzip.cpp"))
+
+
+def plant_compression_work(source: str) -> str:
+    """A planted slowdown for the per-commit A/B test: with the test build option
+    BASKETBENCH_TEST_PLANTED_WORK_PERCENT=<p> (the worker compiles with
+    -DBASKETBENCH_PLANTED_WORK_PERCENT=<p>), every R__zipMultipleAlgorithm call spends p % of
+    its own time again spinning on the clock before it returns: p % more compression time
+    whatever the codec and level. Without the option the block compiles to nothing."""
+    match = re.search(r"extern\s+\"C\"\s+void\s+R__zipMultipleAlgorithm\s*\(", source)
+    if match is None:
+        raise AssertionError("rootcompat's rzip.cpp changed shape: update plant_compression_work()")
+    body = source.index("{", match.end())
+    extra = (
+        "\n#ifdef BASKETBENCH_PLANTED_WORK_PERCENT // deliberate extra work (basketbench test)\n"
+        "   struct PlantedWork {\n"
+        "      std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();\n"
+        "      ~PlantedWork()\n"
+        "      {\n"
+        "         const auto spent = std::chrono::steady_clock::now() - start;\n"
+        "         const auto extra = std::chrono::duration_cast<std::chrono::nanoseconds>(\n"
+        "            spent * (BASKETBENCH_PLANTED_WORK_PERCENT / 100.0));\n"
+        "         const auto until = start + spent + extra;\n"
+        "         while (std::chrono::steady_clock::now() < until) {\n"
+        "         }\n"
+        "      }\n"
+        "   } planted_work;\n"
+        "#endif\n"
+    )
+    return "#include <chrono>\n" + source[: body + 1] + extra + source[body + 1 :]
