@@ -43,10 +43,12 @@ def list_ab_runs(
     commit: Annotated[str | None, Query(max_length=40, description="side B's commit (sha "
                                         "or unique prefix)")] = None,
     reference: Annotated[str | None, Query(max_length=40, description="side A's commit")] = None,
-    origin: Annotated[str | None, Query(pattern="^(pipeline|compare)$")] = None,
+    origin: Annotated[str | None, Query(
+        pattern="^(pipeline|compare)$",
+        description="pipeline (measured with each commit) or compare (asked for)")] = None,
     run: Annotated[int | None, Query(ge=1, description="the run that measured it")] = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=200, description="page size")] = 50,
+    offset: Annotated[int, Query(ge=0, description="rows skipped")] = 0,
 ) -> AbRunPage:
     """A/B comparisons, newest first, each with its effects per (dataset, setting, metric):
     ratio = median of the per-pair speed ratios B/A (> 1: B faster), its interval, the pairs
