@@ -114,14 +114,15 @@ Repetition timed(Trial &t, bool compress, int loops)
    return since(start);
 }
 
-// Passes per repetition so that one lasts about target_ms on the slower side (the same count for
-// both, so the two sides do exactly the same work).
-int calibrate(Trial &a, Trial &b, bool compress, double target_ms)
+// Passes per repetition so that one lasts about target_ms of the measuring clock on the slower
+// side (the same count for both, so the two sides do exactly the same work).
+int calibrate(Trial &a, Trial &b, bool compress, double target_ms, AbClock clock)
 {
    double once = 0;
    for (Trial *t : {&a, &b}) {
       timed(*t, compress, 1); // warm-up
-      once = std::max(once, timed(*t, compress, 1).wall_s);
+      const Repetition r = timed(*t, compress, 1);
+      once = std::max(once, clock == AbClock::kWall ? r.wall_s : r.cpu_s);
    }
    if (target_ms <= 0 || once * 1e3 >= target_ms)
       return 1;
@@ -210,8 +211,8 @@ json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settin
             continue;
          }
          Direction comp, decomp;
-         comp.loops = calibrate(*ta, *tb, true, params.target_ms);
-         decomp.loops = calibrate(*ta, *tb, false, params.target_ms);
+         comp.loops = calibrate(*ta, *tb, true, params.target_ms, params.clock);
+         decomp.loops = calibrate(*ta, *tb, false, params.target_ms, params.clock);
          for (int i = 0; i < params.pairs && !error; ++i) {
             for (Direction *dir : {&comp, &decomp}) {
                const bool compress = dir == &comp;

@@ -11,7 +11,7 @@ from __future__ import annotations
 import typer
 from basketbench_devtools.demo import command as demo
 
-from basketbench.cli import advise, corpus, run, server
+from basketbench.cli import ab, advise, corpus, run, server
 
 app = typer.Typer(
     help="Continuous performance tracking of ROOT's I/O compression.",
@@ -24,6 +24,9 @@ app.add_typer(server.token_app, name="token", help="Manage API tokens.")
 app.add_typer(server.db_app, name="db", help="Database migrations.")
 app.command("serve", help="Start the API (and the built dashboard).")(server.serve)
 app.command("run", help="Run the rzbench harness locally and print a table.")(run.run)
+app.command("ab", help="Compare two builds' speeds interleaved in one process (A/B).")(
+    ab.ab_command
+)
 app.command("advise", help="Which compression setting for this ROOT file? Measure and rank.")(
     advise.advise_command
 )

@@ -157,3 +157,37 @@ def io_table(doc: dict[str, Any]) -> Table:
         table.add_row(escape(r["dataset"]), setting_label(r), r["mode"], str(r["threads"]),
                       f"{r['ratio']:.3f}", f"{eps['median']:.0f}" if eps else "-", speed_text)
     return table
+
+
+_CODECS = {1: "zlib", 2: "lzma", 4: "lz4", 5: "zstd"}
+
+
+def _effect_label(effect: dict[str, Any]) -> tuple[str, str]:
+    """(ratio, interval) of an A/B effect; "-" when every pair was disturbed."""
+    if effect.get("ratio") is None:
+        return "-", "-"
+    return (f"{effect['ratio']:.3f}",
+            f"{effect['ci_low']:.3f} .. {effect['ci_high']:.3f}")
+
+
+def ab_table(doc: dict[str, Any]) -> Table:
+    """An A/B document (basketbench-ab-v1): per dataset and setting, B's speed over A's."""
+    table = Table(title=f"{escape(doc['b']['label'])} over {escape(doc['a']['label'])} "
+                        "(speed ratio B/A, > 1: B faster)")
+    for name in ("dataset", "setting", "direction", "ratio", "95% interval", "pairs",
+                 "disturbed", "bytes A", "bytes B", "round trip"):
+        table.add_column(name, justify="left" if name in ("dataset", "direction") else "right")
+    for r in doc["results"]:
+        setting = int(r["setting"])
+        label = f"{_CODECS.get(setting // 100, '?')}-{setting % 100} ({setting})"
+        for direction in ("compress", "decompress"):
+            effect = r[direction]
+            ratio, interval = _effect_label(effect)
+            first = direction == "compress"
+            table.add_row(
+                escape(r["dataset"]) if first else "", label if first else "", direction,
+                ratio, interval, str(effect["pairs"]), str(effect["disturbed_pairs"]),
+                str(r["compressed_bytes"]["a"]) if first else "",
+                str(r["compressed_bytes"]["b"]) if first else "",
+                ("ok" if r["roundtrip_ok"] else "[red]FAILED[/red]") if first else "")
+    return table
