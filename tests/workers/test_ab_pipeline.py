@@ -22,7 +22,15 @@ import httpx
 import pytest
 from basketbench_workers.pipeline.stages import run_dir
 
-from .conftest import FINAL, LayoutRepo, WorkerProcess, push_payload, send_push, unique_tag, wait_for
+from .conftest import (
+    FINAL,
+    LayoutRepo,
+    WorkerProcess,
+    push_payload,
+    send_push,
+    unique_tag,
+    wait_for,
+)
 from .gitrepo import commit_files, init_repo
 from .layout import plant_compression_work, rootcompat_layout_files, rzip_source_path
 
