@@ -7,7 +7,9 @@ BASKETBENCH_TEST_PLANTED_WORK_PERCENT=2 (each compression spends 2 % of its own 
 Each commit is pushed after the previous one finished, so each finds its parent's build in the
 worker's cache. The A/B stage must find the slowdown at its commit (compression interval below
 1 by a practical margin) and nothing at the unchanged commit; the first commit has no
-reference and says so. docs/perf/ab.md ("per-commit A/B") has a run of it at load >= 4.
+reference and says so. Then an A/B asked for through the API (suite "ab:<base>" for the
+planted commit, as the compare page queues it) finds it too. docs/perf/ab.md ("per-commit
+A/B") has a run of it at load >= 4.
 """
 
 from __future__ import annotations
@@ -166,6 +168,22 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
     decompress = [e for e in planted["effects"] if e["metric"] == "decompress_mbps"]
     assert not [e for e in decompress if found(e)], decompress
 
+    # An A/B asked for (compare page / API): suite "ab:<reference>" measures only the A/B of
+    # the run's commit against that commit, on a worker of the tag, origin "compare".
+    asked = httpx.post(api.api + "/trigger", headers={"Authorization": f"Bearer {api.token}"},
+                       json={"repository": layout_repo.full_name, "commits": [layout_repo.slow],
+                             "tags": [tag], "suite": f"ab:{layout_repo.base}"}, timeout=30)
+    assert asked.status_code == 202, asked.text
+    (asked_id,) = asked.json()["run_ids"]
+    run = wait_for(lambda: (r := get(api, f"/runs/{asked_id}"))["status"] in FINAL and r, 900,
+                   "the asked-for A/B", interval=2, on_timeout=worker.log)
+    assert run["status"] == "succeeded" and run["result_count"] == 0, run["log_tail"]
+    [compared] = get(api, "/ab-runs", commit=layout_repo.slow, origin="compare")["items"]
+    assert compared["reference_kind"] == "commit" and compared["run_id"] == asked_id
+    assert compared["reference_commit"] == layout_repo.base
+    assert all(found(e) and e["ratio"] < 1 for e in compared["effects"]
+               if e["metric"] == "compress_mbps"), compared["effects"]
+
     def line(name: str, ab: dict[str, Any]) -> str:
         parts = [f"{e['setting']} {e['metric'][:-5]} {e['ratio']:.4f} "
                  f"[{e['ci_low']:.4f}, {e['ci_high']:.4f}] n={e['pairs']}"
@@ -174,5 +192,6 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
                 f"disturbed {ab['disturbed_fraction']}; " + "; ".join(parts))
 
     print(f"\n(loadavg at the end: {os.getloadavg()})\n" + line("unchanged", unchanged) + "\n"
-          + line("planted 2 %", planted) + "\ntimings: "
+          + line("planted 2 %", planted) + "\n" + line("asked for (base vs planted)", compared)
+          + "\ntimings: "
           + "; ".join(f"{sha[:8]} {runs[sha]['timings']}" for sha in runs))
