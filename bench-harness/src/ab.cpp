@@ -214,6 +214,14 @@ json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settin
          comp.loops = calibrate(*ta, *tb, true, params.target_ms, params.clock);
          decomp.loops = calibrate(*ta, *tb, false, params.target_ms, params.clock);
          for (int i = 0; i < params.pairs && !error; ++i) {
+            // Fresh buffers for both sides, in random order, before every pair (see relocate).
+            if ((rng.next() >> 63) == 0) {
+               ta->relocate();
+               tb->relocate();
+            } else {
+               tb->relocate();
+               ta->relocate();
+            }
             for (Direction *dir : {&comp, &decomp}) {
                const bool compress = dir == &comp;
                PairSample p;
@@ -228,11 +236,15 @@ json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settin
                dir->pairs.push_back(p);
                all_reps.push_back(p.a);
                all_reps.push_back(p.b);
-               if (!compress) { // every decompressed byte is checked, outside the timed region
-                  if (auto e = ta->check())
-                     error = "side a: " + *e;
-                  else if (auto e2 = tb->check())
-                     error = "side b: " + *e2;
+               if (!compress) { // every decompressed byte is checked, outside the timed region, in
+                                // the pair's order so that neither side's output is always the
+                                // last one read (and so the warmer one in the caches)
+                  Trial *order[2] = {ta.get(), tb.get()};
+                  if (!p.a_first)
+                     std::swap(order[0], order[1]);
+                  for (Trial *t : order)
+                     if (auto e = t->check(); e && !error)
+                        error = std::string(t == ta.get() ? "side a: " : "side b: ") + *e;
                }
             }
             ++done;

@@ -76,7 +76,10 @@ int run_bench(const Options &opts)
    doc.params = o.engine;
    for (const auto &d : datasets)
       doc.datasets.push_back(describe(d));
-   doc.results = run_benchmarks(datasets, o);
+   std::vector<Repetition> reps;
+   doc.results = run_benchmarks(datasets, o, &reps);
+   if (!o.count)
+      doc.interference = interference_summary(reps, kWallClockLimits);
 
    if (!opts.json_out.empty())
       write_output(opts.json_out, document_json(doc).dump(2) + "\n");

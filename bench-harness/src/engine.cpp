@@ -53,7 +53,11 @@ EngineResult run_interleaved(const std::vector<TimedOp> &ops, const EngineParams
       for (size_t i = 0; i < ops.size(); ++i) {
          if (!alive[i])
             continue;
-         const double secs = time_loops(ops[i], res.loops[i]);
+         const Probe start = probe_now();
+         time_loops(ops[i], res.loops[i]);
+         const Repetition rep = since(start);
+         res.interference.push_back(rep);
+         const double secs = rep.wall_s; // the engine measures wall time (MB/s as a user sees it)
          const double bytes = static_cast<double>(ops[i].bytes) * res.loops[i];
          res.mbps[i].push_back(secs > 0 ? bytes / secs / 1e6 : 0.0);
          if (after && !after(i))

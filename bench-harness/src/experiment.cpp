@@ -312,6 +312,15 @@ std::optional<std::string> Trial::check_decodes(const Trial &written) const
    return std::nullopt;
 }
 
+void Trial::relocate()
+{
+   for (Bytes *arena : {&comp_, &out_}) {
+      Bytes fresh(arena->size()); // zero-filled: every page touched before any timing
+      std::memcpy(fresh.data(), arena->data(), arena->size());
+      arena->swap(fresh);
+   }
+}
+
 bool Trial::same_output(const Trial &other) const
 {
    if (other.units_.size() != units_.size())

@@ -22,7 +22,7 @@ const char *const kUsage =
    "                [--context-json JSON] [--progress] [--count]\n"
    "  rzbench ab --a host|LAYER.so --b host|LAYER.so [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]]\n"
    "                [--settings 101,201,404,505] [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall]\n"
-   "                [--min-cpu-wall 0.1] [--max-involuntary 250] [--max-steal-ticks 2] [--json FILE] [--progress]\n"
+   "                [--min-cpu-wall 0.02] [--max-involuntary 250] [--max-steal-ticks 2] [--json FILE] [--progress]\n"
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
    "  rzbench sizes [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]|all] [--settings 101,505]\n"
    "                [--preconditioners none] [--json FILE] [--progress]\n"

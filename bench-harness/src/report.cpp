@@ -146,6 +146,8 @@ json document_json(const RunDocument &doc)
                {"results", results}};
    if (doc.context)
       out["context"] = *doc.context;
+   if (doc.interference)
+      out["interference"] = *doc.interference;
    return out;
 }
 

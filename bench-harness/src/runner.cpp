@@ -100,7 +100,8 @@ void count_slots(std::vector<Slot> &slots, size_t first_index, Progress &progres
 
 } // namespace
 
-std::vector<Result> run_benchmarks(const std::vector<Dataset> &datasets, const RunOptions &o)
+std::vector<Result> run_benchmarks(const std::vector<Dataset> &datasets, const RunOptions &o,
+                                   std::vector<Repetition> *interference)
 {
    const std::vector<Config> configs = expand_configs(o);
    // One progress step per (configuration, sample) plus one for its calibration.
@@ -171,6 +172,8 @@ std::vector<Result> run_benchmarks(const std::vector<Dataset> &datasets, const R
          }
          return true;
       });
+      if (interference != nullptr)
+         interference->insert(interference->end(), er.interference.begin(), er.interference.end());
       for (size_t k = 0; k < ops.size(); k += 2) {
          Slot &s = slots[owner[k]];
          if (failed[owner[k]]) {

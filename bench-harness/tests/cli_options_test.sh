@@ -71,3 +71,12 @@ set +e; "$RZ" > /dev/null 2> "$T/err"; rc=$?; set -e
 [ "$rc" -eq 2 ] && [ "$(head -1 "$T/err")" = "usage:" ] || fail "no subcommand: exit $rc"
 "$RZ" help | head -1 | grep -qx 'usage:' || fail "help"
 echo "cli options ok"
+
+# ab: two layers in one process
+usage_error "ab needs --a and --b (host or the path of a layer shared object)" ab --a host --synthetic zeros
+usage_error "ab needs --corpus FILE.bbc or --synthetic NAME" ab --a host --b host
+usage_error "ab: setting 100 stores the data uncompressed: nothing to compare" ab --a host --b host --synthetic zeros --settings 100
+set +e; "$RZ" ab --a host --b "$T/missing.so" --synthetic zeros > "$T/out" 2> "$T/err"; rc=$?; set -e
+[ "$rc" -eq 2 ] && grep -q "^rzbench: cannot load layer $T/missing.so" "$T/err" || fail "ab with a missing layer: exit $rc, $(cat "$T/err")"
+"$RZ" ab --a host --b host --synthetic tsmall --settings 101 --pairs 2 --target-ms 0.1 --json "$T/ab.json"
+grep -q '"schema": "rzbench-ab-v1"' "$T/ab.json" || fail "ab json"

@@ -40,13 +40,18 @@ const std::map<std::string, std::string> kValues = {
    {"--modes", "basket"},      {"--threads", "1"},             {"--min-samples", "2"},
    {"--target-ms", "1"},       {"--json", "out.json"},         {"--csv", "out.csv"},
    {"--markdown", "out.md"},   {"--root-commit", "abc"},       {"--context-json", "{}"},
-   {"-o", "out.bbc"},          {"--output", "out.bbc"}};
+   {"-o", "out.bbc"},          {"--output", "out.bbc"},        {"--a", "host"},
+   {"--b", "host"},            {"--pairs", "3"},               {"--seed", "7"},
+   {"--clock", "wall"},        {"--min-cpu-wall", "0.5"},      {"--max-involuntary", "9"},
+   {"--max-steal-ticks", "1"}};
 
 const std::vector<Opt> kAllOptions = {
    Opt::kCorpus,   Opt::kSynthetic, Opt::kSettings, Opt::kPreconditioners, Opt::kDictionarySizes,
    Opt::kBasketSizes, Opt::kModes, Opt::kThreads,  Opt::kMinSamples,      Opt::kTargetMs,
    Opt::kMemcpy,   Opt::kJson,      Opt::kCsv,      Opt::kMarkdown,        Opt::kQuiet,
-   Opt::kProgress, Opt::kCount,     Opt::kRootCommit, Opt::kContextJson,   Opt::kOutput};
+   Opt::kProgress, Opt::kCount,     Opt::kRootCommit, Opt::kContextJson,   Opt::kOutput,
+   Opt::kLayerA,   Opt::kLayerB,    Opt::kPairs,    Opt::kSeed,            Opt::kClock,
+   Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal};
 
 } // namespace
 
@@ -58,6 +63,9 @@ TEST(Options, EachSubcommandAcceptsExactlyItsOptions)
        {"--corpus", "--synthetic", "--settings", "--preconditioners", "--dictionary-sizes", "--basket-sizes", "--modes",
         "--threads", "--min-samples", "--target-ms", "--memcpy", "--no-memcpy", "--json", "--csv", "--markdown",
         "--quiet", "--progress", "--count", "--root-commit", "--context-json"}},
+      {"ab",
+       {"--a", "--b", "--corpus", "--synthetic", "--settings", "--pairs", "--target-ms", "--seed", "--clock",
+        "--min-cpu-wall", "--max-involuntary", "--max-steal-ticks", "--json", "--progress"}},
       {"verify", {"--corpus", "--json"}},
       {"sizes", {"--corpus", "--synthetic", "--settings", "--preconditioners", "--json", "--progress"}},
       {"digest", {"--corpus", "--settings", "--preconditioners", "--json"}},
@@ -66,7 +74,7 @@ TEST(Options, EachSubcommandAcceptsExactlyItsOptions)
    for (Opt id : kAllOptions)
       for (const auto &f : option_flags(id))
          every_flag.insert(f);
-   ASSERT_EQ(every_flag.size(), 22u);
+   ASSERT_EQ(every_flag.size(), 30u);
    for (const auto &[command, flags] : accepted) {
       ASSERT_NE(find_command(command), nullptr) << command;
       for (const auto &flag : every_flag) {
@@ -86,7 +94,7 @@ TEST(Options, EachSubcommandAcceptsExactlyItsOptions)
 
 TEST(Options, OnlyTheSubcommandsWithOptionsHaveASpec)
 {
-   for (const char *c : {"bench", "verify", "sizes", "digest", "synth"})
+   for (const char *c : {"bench", "ab", "verify", "sizes", "digest", "synth"})
       EXPECT_NE(find_command(c), nullptr) << c;
    for (const char *c : {"fingerprint", "version", "help", "-h", "nonsense", ""})
       EXPECT_EQ(find_command(c), nullptr) << c;
@@ -127,6 +135,38 @@ TEST(Options, Defaults)
 
    EXPECT_EQ(parse("verify", {}).json_out, "-");
    EXPECT_EQ(parse("verify", {}).single_corpus(), "");
+
+   const Options ab = parse("ab", {});
+   EXPECT_EQ(ab.run.settings, (std::vector<int>{101, 201, 404, 505}));
+   EXPECT_EQ(ab.json_out, "-");
+   EXPECT_EQ(ab.layer_a, "");
+   EXPECT_EQ(ab.ab.pairs, 31);
+   EXPECT_FALSE(ab.target_ms_given) << "ab's repetition default (40 ms) is not bench's sample";
+   EXPECT_EQ(ab.ab.clock, AbClock::kCpu);
+   EXPECT_DOUBLE_EQ(ab.ab.limits.min_cpu_wall, 0.02);
+   EXPECT_EQ(ab.ab.limits.max_involuntary, 250);
+   EXPECT_EQ(ab.ab.limits.max_steal_ticks, 2);
+}
+
+TEST(Options, AbValues)
+{
+   const Options o = parse("ab", {"--a", "host", "--b", "/x/layer/libbbzip.so", "--pairs", "5", "--seed", "9",
+                                  "--clock", "wall", "--min-cpu-wall", "0.8", "--max-involuntary", "3",
+                                  "--max-steal-ticks", "0", "--target-ms", "20"});
+   EXPECT_EQ(o.layer_a, "host");
+   EXPECT_EQ(o.layer_b, "/x/layer/libbbzip.so");
+   EXPECT_EQ(o.ab.pairs, 5);
+   EXPECT_EQ(o.ab.seed, 9u);
+   EXPECT_EQ(o.ab.clock, AbClock::kWall);
+   EXPECT_DOUBLE_EQ(o.ab.limits.min_cpu_wall, 0.8);
+   EXPECT_EQ(o.ab.limits.max_involuntary, 3);
+   EXPECT_EQ(o.ab.limits.max_steal_ticks, 0);
+   EXPECT_TRUE(o.target_ms_given);
+   EXPECT_DOUBLE_EQ(o.run.engine.target_ms, 20.0);
+   EXPECT_EQ(usage_error("ab", {"--clock", "tsc"}), "invalid --clock 'tsc' (expected cpu or wall)");
+   EXPECT_EQ(usage_error("ab", {"--min-cpu-wall", "1.5"}), "invalid --min-cpu-wall '1.5' (expected a number in 0..1)");
+   EXPECT_EQ(usage_error("ab", {"--pairs", "0"}), "invalid --pairs '0' (expected an integer in 1..100000)");
+   EXPECT_EQ(usage_error("ab", {"--a", ""}), "--a needs host or the path of a layer shared object");
 }
 
 TEST(Options, BenchValues)

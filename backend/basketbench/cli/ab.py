@@ -1,5 +1,5 @@
 """`basketbench ab`: two builds' compression layers measured interleaved in one rzbench process
-(issue 32; measure/rzbench/ab.py, docs/perf/ab.md).
+(issue 32; measure/ab/run.py, docs/perf/ab.md).
 
 Exit codes: 0 ok; 1 a round trip failed or the measurement failed; 2 bad input (unknown
 release, missing layer, empty corpus, bad settings), with the reason on stderr.
@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from basketbench.cli.options import UsageError, fail, int_list
-from basketbench.measure.rzbench.ab import (
+from basketbench.measure.ab import (
     DEFAULT_PAIRS,
     DEFAULT_SETTINGS,
     DEFAULT_TARGET_MS,

@@ -2,6 +2,8 @@
 // codecs. Each operation is calibrated so one sample lasts about target_ms; samples of all
 // operations are taken round-robin (interleaved), so slow drifts hit every operation alike.
 #pragma once
+#include "rzbench/interference.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -26,6 +28,7 @@ using AfterSample = std::function<bool(size_t op)>;
 struct EngineResult {
    std::vector<std::vector<double>> mbps; // per op: one MB/s (1e6 bytes/s) value per sample
    std::vector<int> loops;                // passes per sample, per op
+   std::vector<Repetition> interference;  // every timed sample's interference, in order
 };
 
 EngineResult run_interleaved(const std::vector<TimedOp> &ops, const EngineParams &params, const AfterSample &after);

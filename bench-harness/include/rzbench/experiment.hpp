@@ -56,6 +56,10 @@ public:
    // A/B: decode what `written` (a Trial of the same dataset and configuration, through another
    // layer) compressed with this Trial's codec and compare with the raw data; message on failure.
    std::optional<std::string> check_decodes(const Trial &written) const;
+   // Moves the compressed and output arenas to freshly allocated memory (contents kept). `ab`
+   // calls it between pairs so that where each side's buffers happen to sit (cache sets,
+   // physical pages) is redrawn instead of favouring one side for the whole run.
+   void relocate();
    // Whether `other` (same dataset and configuration) wrote exactly the same compressed bytes.
    bool same_output(const Trial &other) const;
 

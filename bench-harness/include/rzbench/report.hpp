@@ -28,6 +28,7 @@ struct RunDocument {
    EngineParams params;
    std::vector<DatasetInfo> datasets;
    std::vector<Result> results;
+   std::optional<nlohmann::json> interference; // interference_summary of the timed samples
 };
 
 nlohmann::json result_json(const Result &r);

@@ -45,6 +45,8 @@ struct Result {
 // levels >= 1); the memcpy baseline first when requested.
 std::vector<Config> expand_configs(const RunOptions &o);
 
-std::vector<Result> run_benchmarks(const std::vector<Dataset> &datasets, const RunOptions &o);
+// Each timed sample's interference is appended to *interference when given.
+std::vector<Result> run_benchmarks(const std::vector<Dataset> &datasets, const RunOptions &o,
+                                   std::vector<Repetition> *interference = nullptr);
 
 } // namespace rzbench

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from basketbench.measure.rzbench.ab import ABError, ABInputError, run_ab
+from basketbench.measure.ab import ABError, ABInputError, run_ab
 
 
 def main(argv: list[str]) -> int:

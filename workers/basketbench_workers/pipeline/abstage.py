@@ -1,5 +1,5 @@
 """The A/B stage: a commit's build measured interleaved against a reference build on the same
-machine, in one rzbench process (basketbench.measure.rzbench.ab), after the run's benchmark.
+machine, in one rzbench process (basketbench.measure.ab), after the run's benchmark.
 
 Reference (side A), first that exists:
 - parent: the build of the commit's first parent, when this machine's build cache holds it;

@@ -56,6 +56,9 @@ class DocumentBatch:
     load: dict[str, Any] | None
     # How instruction counts were made (measure/rzbench/counting.py), when the results have them.
     instructions: dict[str, Any] | None
+    # Interference measured by the run itself (rzbench; judged by measure/rzbench/interference.py);
+    # None in documents written before issue 32.
+    interference: dict[str, Any] | None = None
 
     @property
     def tool_label(self) -> str:
@@ -87,4 +90,5 @@ def parse_document(doc: Any, source: str = "result document") -> DocumentBatch:
         results=valid["results"],
         load=valid.get("load"),
         instructions=valid.get("instructions"),
+        interference=valid.get("interference"),
     )

@@ -1,5 +1,5 @@
 """Statistics of interleaved A/B pairs (pure: no I/O), the same rules rzbench applies, so that
-the Python side verifies what the harness reports (measure/rzbench/ab.py) rather than trusting it.
+the Python side verifies what the harness reports (measure/ab/run.py) rather than trusting it.
 
 A pair is one repetition of the same work on side A and on side B; its ratio is
 time_A / time_B on the measuring clock (> 1: B is faster). The estimate is the median of the kept

@@ -4,10 +4,12 @@ the load average.
 rzbench measures, per timed repetition, its thread's CPU time against wall time, its involuntary
 context switches and the machine's CPU steal, and counts a repetition as disturbed beyond the
 limits of docs/perf/ab.md; it reports a summary with `disturbed_fraction` (the `interference`
-object of `rzbench ab`; an A/B document carries the pairs' `disturbed_fraction` at its top).
-Speeds are taken on the measuring thread's CPU clock, so a machine that is merely loaded (a
-dedicated worker running jobs back to back at a load of ~1, or neighbours sharing the cores)
-is not disturbed; a run is, when most of its repetitions were.
+object of `rzbench bench` and `rzbench ab` documents; an A/B document carries its pairs'
+`disturbed_fraction` at its top). `bench` times wall clock, so a sample is disturbed once its
+thread lost the CPU for a tenth of it: a dedicated worker running jobs back to back (load ~1
+on two cores) keeps its core and is not, a machine shared with busy neighbours is. `ab` times
+the thread's CPU clock, so neighbours that merely share the cores do not disturb it. A run is
+disturbed when most of its repetitions were.
 
 The load-average rule of noise.py (`busy`) stays for documents without such a record.
 """
@@ -47,3 +49,17 @@ def judge(record: Mapping[str, Any] | None,
             f"{fraction:.0%} of the repetitions were disturbed (> {max_fraction:.0%}): the "
             "measuring thread lacked the CPU, was switched out or the machine had steal"])
     return InterferenceVerdict(False, fraction, [])
+
+
+def judge_document(doc: Mapping[str, Any]) -> InterferenceVerdict:
+    """Judge a harness result document (or an A/B document): from its own interference record
+    when it has one (`interference` of `rzbench bench`, `disturbed_fraction` of an A/B
+    document), else by the load-average rule of older documents (`load.busy`, noise.py)."""
+    if doc.get("disturbed_fraction") is not None:
+        return judge(doc)
+    if doc.get("interference"):
+        return judge(doc["interference"])
+    load = doc.get("load") or {}
+    if load.get("busy"):
+        return InterferenceVerdict(True, None, list(load.get("busy_reasons") or ["busy"]))
+    return InterferenceVerdict(False, None, ["no interference record (older document)"])

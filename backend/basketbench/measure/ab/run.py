@@ -1,8 +1,9 @@
 """Interleaved A/B of two compression layers in one rzbench process (issue 32).
 
-`run_ab(a, b, corpus, settings)` measures build B against build A on this machine, in one
-process, in alternating short repetitions of the same work (`rzbench ab`), and returns the A/B
-document (schema basketbench-ab-v1, docs/perf/ab.md). A BUILD is
+`run_ab(a, b, corpus, settings)` (exported as basketbench.measure.ab.run_ab) measures build B
+against build A on this machine, in one process, in alternating short repetitions of the same
+work (`rzbench ab`), and returns the A/B document (schema basketbench-ab-v1, docs/perf/ab.md).
+A BUILD is
 
 - `host`: the compression layer compiled into rzbench;
 - `release:X.YY.ZZ`: a ROOT release's own lib/libCore.so (PyPI wheel, installed once into the
@@ -160,9 +161,9 @@ def _verified(direction: dict[str, Any], clock: str, limits: ab_stats.Limits,
               confidence: float, where: str) -> ab_stats.RatioSummary:
     ours = ab_stats.summarize(direction["pairs"], clock, limits, confidence)
     theirs = direction["summary"]
-    if not (all(_close(getattr(ours, k), theirs[k])
-                for k in ("ratio", "ci_low", "ci_high"))
-            and ours.pairs == theirs["pairs"] and ours.disturbed_pairs == theirs["disturbed_pairs"]):
+    same = all(_close(getattr(ours, k), theirs[k]) for k in ("ratio", "ci_low", "ci_high"))
+    counted = (ours.pairs, ours.disturbed_pairs) == (theirs["pairs"], theirs["disturbed_pairs"])
+    if not (same and counted):
         raise ABError(f"{where}: rzbench's summary {theirs} differs from the pairs' own "
                       f"(ratio {ours.ratio}, interval {ours.ci_low}..{ours.ci_high}, "
                       f"{ours.pairs} kept, {ours.disturbed_pairs} disturbed)")
