@@ -35,6 +35,7 @@ from .conftest import (
 )
 from .gitrepo import commit_files, init_repo
 from .layout import plant_compression_work, rootcompat_layout_files, rzip_source_path
+from .test_integration import get
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -80,12 +81,6 @@ def layout_repo(tmp_path_factory: pytest.TempPathFactory) -> LayoutRepo:
                            "zip: planted compression work")
     messages[planted] = "zip: planted compression work"
     return LayoutRepo(repo, f"bbtest/ab-{uuid.uuid4().hex[:6]}", base, docs, planted, messages)
-
-
-def get(api: Any, path: str, **params: Any) -> Any:
-    response = httpx.get(api.api + path, params=params, timeout=30)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def found(effect: dict[str, Any]) -> bool:
