@@ -13,6 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 
+from basketbench.ab import routes as ab
 from basketbench.analysis import routes as analysis
 from basketbench.catalog.routes import lookup as catalog
 from basketbench.catalog.routes import machines, worker_tags
@@ -57,7 +58,8 @@ def api_router() -> APIRouter:
                    catalog.datasets, catalog.configurations, latest.router, runs.router,
                    ab_requests.router, results.router, analysis.router, ci.router, changes.router,
                    recommend.router, recommend.upload_router, advise.router,
-                   worker_tags.router, io.router, lossy.router, lossy.upload_router):
+                   worker_tags.router, io.router, lossy.router, lossy.upload_router,
+                   ab.router):
         api.include_router(router)
     return api
 

@@ -237,6 +237,8 @@ CASES: dict[tuple[str, str, str], Callable[[World], Any]] = {
                                 headers={"Authorization": "Bearer not-a-token"}),
     ("POST", "/api/v1/results", "no token"):
         lambda w: w.client.post("/api/v1/results", json={}),
+    ("POST", "/api/v1/ab-runs", "no token"):
+        lambda w: w.client.post("/api/v1/ab-runs", json={}),
     ("POST", "/api/v1/runs/{id}/claim", "a generation the run is not at"): _stale_claim,
     ("GET", "/api/v1/health", "database up"): lambda w: w.client.get("/api/v1/health"),
     ("GET", "/api/v1/commits", "`limit=1001`"):

@@ -52,3 +52,38 @@ def slow_down_lz4(source: str, passes: int = 6) -> str:
         f"   }}\n"
     )
     return source[: body + 1] + extra + source[body + 1 :]
+
+
+def rzip_source_path(files: dict[str, str | bytes]) -> str:
+    return next(p for p in files if p.startswith("core/zip/src/") and p.endswith("rzip.cpp"))
+
+
+def plant_compression_work(source: str) -> str:
+    """A planted slowdown for the per-commit A/B test: with the test build option
+    BASKETBENCH_TEST_PLANTED_WORK_PERCENT=<p> (the worker compiles with
+    -DBASKETBENCH_PLANTED_WORK_PERCENT=<p>), every (100 / p)-th R__zipMultipleAlgorithm call
+    compresses its input a second time into a scratch buffer: p % more compression work,
+    whatever the codec and level, counted in calls rather than timed (a clock-timed spin
+    measured 7-24 % instead of 2 % on a loaded VM). Without the option the block compiles to
+    nothing."""
+    signature = ("R__zipMultipleAlgorithm(int cxlevel, int *srcsize, char *src, int *tgtsize, "
+                 "char *tgt, int *irep")
+    if signature not in source:
+        raise AssertionError("rootcompat's rzip.cpp changed shape: update plant_compression_work()")
+    body = source.index("{", source.index(signature))
+    extra = (
+        "\n#ifdef BASKETBENCH_PLANTED_WORK_PERCENT // deliberate extra work (basketbench test)\n"
+        "   {\n"
+        "      static thread_local unsigned planted_calls = 0;\n"
+        "      static thread_local std::vector<char> planted_scratch;\n"
+        "      if (++planted_calls >= unsigned(100.0 / BASKETBENCH_PLANTED_WORK_PERCENT)) {\n"
+        "         planted_calls = 0; // the call below counts as 1: no recursion beyond it\n"
+        "         planted_scratch.resize(*tgtsize > 0 ? *tgtsize : 1);\n"
+        "         int size = *srcsize, room = *tgtsize, written = 0;\n"
+        "         R__zipMultipleAlgorithm(cxlevel, &size, src, &room, planted_scratch.data(),\n"
+        "                                 &written, algorithm);\n"
+        "      }\n"
+        "   }\n"
+        "#endif\n"
+    )
+    return "#include <vector>\n" + source[: body + 1] + extra + source[body + 1 :]

@@ -3,6 +3,9 @@ in ROOT's layout made from the rootcompat sources."""
 
 from __future__ import annotations
 
+import ctypes
+import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -10,7 +13,12 @@ from pathlib import Path
 import pytest
 from basketbench_workers.build.cachekey import build_inputs, harness_source_hash
 from basketbench_workers.build.gitmirror import Mirror
-from basketbench_workers.build.profiles import load_profiles
+from basketbench_workers.build.layer import complete_layer, link_layer
+from basketbench_workers.build.profiles import (
+    PLANTED_WORK_MACRO,
+    load_profiles,
+    with_planted_work,
+)
 from basketbench_workers.build.rootbuild import LIBRARY_NAME, build_library
 from basketbench_workers.build.toolchain import Toolchain, detect_toolchain
 from basketbench_workers.procs import Deadline, StageFailed
@@ -105,10 +113,11 @@ def test_export_and_build_the_compression_layer(
     assert not (tree / "README.md").exists()  # only the profile's directories
 
     start = time.monotonic()
+    entry = tmp_path / "entry"  # a build cache entry: <entry>/prefix, <entry>/layer
     archive = build_library(
         profile,
         tree,
-        tmp_path / "prefix",
+        entry / "prefix",
         tmp_path / "work",
         detect_toolchain(),
         log,
@@ -123,9 +132,55 @@ def test_export_and_build_the_compression_layer(
     ).stdout
     for name in ("R__zipMultipleAlgorithm", "R__unzip", "R__unzip_header"):
         assert f" T {name}" in symbols, name
-    assert (tmp_path / "prefix/include/RZip.h").is_file()
-    assert (tmp_path / "prefix/include/Compression.h").is_file()
+    assert (entry / "prefix/include/RZip.h").is_file()
+    assert (entry / "prefix/include/Compression.h").is_file()
     assert time.monotonic() - start < 300
+
+    # The loadable layer rzbench `ab` dlopens: only the RZip C API leaves it, and loaded
+    # the way rzbench loads it (RTLD_LOCAL | RTLD_DEEPBIND) it round-trips a buffer.
+    so = link_layer(entry, profile, detect_toolchain(), log, Deadline("build", 120), base,
+                    {"zlib": "1.2.13"})
+    assert so == entry / "layer" / "libbbzip.so" and complete_layer(entry) == so
+    exported = subprocess.run(["nm", "-D", "--defined-only", str(so)], capture_output=True,
+                              text=True, check=True).stdout.split()
+    assert {"R__zipMultipleAlgorithm", "R__unzip", "R__unzip_header"} <= set(exported)
+    assert not [s for s in exported if "zip_zlib" in s or s.startswith("_Z")], exported
+    record = json.loads((entry / "layer" / "layer.json").read_text())
+    assert record["commit"] == base and record["profile"] == "test-layout"
+    assert record["codec_versions"] == {"zlib": "1.2.13"}
+    assert _roundtrip(so, b"basketbench layer " * 500) == b"basketbench layer " * 500
+
+
+def _roundtrip(so: Path, data: bytes) -> bytes:
+    lib = ctypes.CDLL(str(so), mode=os.RTLD_NOW | os.RTLD_LOCAL | os.RTLD_DEEPBIND)
+    src, size = ctypes.create_string_buffer(data, len(data)), ctypes.c_int(len(data))
+    out = ctypes.create_string_buffer(len(data) + 64)
+    out_size, irep = ctypes.c_int(len(data) + 64), ctypes.c_int(0)
+    lib.R__zipMultipleAlgorithm(ctypes.c_int(1), ctypes.byref(size), src, ctypes.byref(out_size),
+                                out, ctypes.byref(irep), ctypes.c_int(1))  # ZLIB-1
+    assert 0 < irep.value < len(data), irep.value
+    back = ctypes.create_string_buffer(len(data))
+    zsize, bsize, brep = ctypes.c_int(irep.value), ctypes.c_int(len(data)), ctypes.c_int(0)
+    lib.R__unzip(ctypes.byref(zsize), out, ctypes.byref(bsize), back, ctypes.byref(brep))
+    assert brep.value == len(data), brep.value
+    return back.raw
+
+
+def test_planted_work_option_changes_only_root_builds_and_their_key(
+    layout_repo: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    _, (base, _, _) = layout_repo
+    mirror = _mirror(layout_repo, tmp_path)
+    profiles = load_profiles()
+    tc = detect_toolchain()
+    plain = profiles["test-layout"]
+    planted = with_planted_work(plain, 2.0)
+    assert all(f"{PLANTED_WORK_MACRO}=2" in g.defines for g in planted.groups)
+    assert with_planted_work(plain, None) is plain
+    assert with_planted_work(profiles["rootcompat"], 2.0) is profiles["rootcompat"]
+    keys = {build_inputs(p, lambda x: mirror.tree_id(base, x), tc, "h").key()
+            for p in (plain, planted)}
+    assert len(keys) == 2  # never mixed with ordinary builds in the cache
 
 
 def test_compile_error_fails_with_the_log_tail(tmp_path: Path) -> None:

@@ -79,6 +79,12 @@ class WorkerSettings(BaseSettings):
     sandbox_env: str = ""
     # Extra directories it may read (os.pathsep-separated), e.g. a compiler outside /usr.
     sandbox_readable: str = ""
+    # Tests and benchmarks only (docs/perf/ab.md): build every ROOT-profile commit with
+    # -DBASKETBENCH_PLANTED_WORK_PERCENT=<this>, which a fixture commit's codec code reads to
+    # do that much deliberate extra work. Never set on a real worker.
+    test_planted_work_percent: float | None = None
+    # Limit of the A/B stage (pipeline/abstage.py) after the benchmark.
+    stage_timeout_ab: float = 1800.0
 
     def stage_timeout(self, stage: str) -> float:
         return float(getattr(self, f"stage_timeout_{stage}"))
@@ -92,7 +98,7 @@ class WorkerSettings(BaseSettings):
     @property
     def run_time_limit(self) -> float:
         """Hard limit of one task: every stage at its limit, plus slack."""
-        stages = ("checkout", "build", "benchmark", "upload")
+        stages = ("checkout", "build", "benchmark", "ab", "upload")
         return sum(self.stage_timeout(s) for s in stages) + 120.0
 
 

@@ -969,10 +969,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ab-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Ab Runs
+         * @description A/B comparisons, newest first, each with its effects per (dataset, setting, metric):
+         *     ratio = median of the per-pair speed ratios B/A (> 1: B faster), its interval, the pairs
+         *     behind it and the per-pair ratios themselves.
+         */
+        get: operations["ab-list_ab_runs"];
+        put?: never;
+        /**
+         * Upload Ab Run
+         * @description Store one interleaved A/B comparison: `{machine_id, commit, reference: {kind, commit,
+         *     label}, origin, run_id?, repository?, codecs?, document}`, the document being
+         *     `basketbench-ab-v1`. 422 with every reason when anything is off (nothing stored); the
+         *     same upload again answers 200 with the stored run.
+         */
+        post: operations["ab-upload_ab_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AbEffectOut */
+        AbEffectOut: {
+            /** Dataset */
+            dataset: string;
+            /** Setting */
+            setting: number;
+            /** Configuration Id */
+            configuration_id: number;
+            /** Configuration */
+            configuration: string;
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "compress_mbps" | "decompress_mbps";
+            /** Ratio */
+            ratio: number | null;
+            /** Ci Low */
+            ci_low: number | null;
+            /** Ci High */
+            ci_high: number | null;
+            /** Pairs */
+            pairs: number;
+            /** Disturbed Pairs */
+            disturbed_pairs: number;
+            /** Samples */
+            samples: number[] | null;
+        };
+        /** AbIngestOut */
+        AbIngestOut: {
+            /** Ab Run Id */
+            ab_run_id: number;
+            /** Effects */
+            effects: number;
+            /** Duplicate */
+            duplicate: boolean;
+        };
         /**
          * AbRequestIn
          * @description Measure ``head_commit`` (side B) against ``base_commit`` (side A) interleaved in one
@@ -1071,6 +1137,55 @@ export interface components {
         AbRequestPage: {
             /** Items */
             items: components["schemas"]["AbRequestOut"][];
+        };
+        /** AbRunOut */
+        AbRunOut: {
+            /** Id */
+            id: number;
+            /** Run Id */
+            run_id: number | null;
+            /** Machine Id */
+            machine_id: number;
+            /** Machine */
+            machine: string;
+            /** Commit */
+            commit: string;
+            /** Reference Kind */
+            reference_kind: string;
+            /** Reference Commit */
+            reference_commit: string | null;
+            /** Reference Label */
+            reference_label: string | null;
+            /** Origin */
+            origin: string;
+            /** Codec Set */
+            codec_set: string | null;
+            /** Disturbed Fraction */
+            disturbed_fraction: number | null;
+            /** Method */
+            method: {
+                [key: string]: unknown;
+            };
+            /** Load */
+            load: {
+                [key: string]: unknown;
+            } | null;
+            /** Error */
+            error: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Effects */
+            effects: components["schemas"]["AbEffectOut"][];
+        };
+        /** AbRunPage */
+        AbRunPage: {
+            /** Items */
+            items: components["schemas"]["AbRunOut"][];
+            /** Total */
+            total: number;
         };
         /**
          * AdviceDocumentIn
@@ -7920,6 +8035,166 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LossyHistoryOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "ab-list_ab_runs": {
+        parameters: {
+            query?: {
+                /** @description machine id or name */
+                machine?: string | null;
+                /** @description side B's commit (sha or unique prefix) */
+                commit?: string | null;
+                /** @description side A's commit */
+                reference?: string | null;
+                /** @description pipeline (measured with each commit) or compare (asked for) */
+                origin?: string | null;
+                /** @description the run that measured it */
+                run?: number | null;
+                /** @description page size */
+                limit?: number;
+                /** @description rows skipped */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbRunPage"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "ab-upload_ab_run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description duplicate: this upload was already stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbIngestOut"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbIngestOut"];
                 };
             };
             /** @description bad request */

@@ -84,6 +84,10 @@ class ApiClient:
             )
         )
 
+    def post_ab_run(self, body: dict[str, Any]) -> dict[str, Any]:
+        """An interleaved A/B comparison (POST /ab-runs): a re-upload answers duplicate."""
+        return dict(self._request("POST", "/ab-runs", json=body))
+
     def get_advice_path(self, run_id: int) -> str:
         return str(self._request("GET", f"/advise/{run_id}/path")["path"])
 

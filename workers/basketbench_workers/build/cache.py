@@ -22,6 +22,7 @@ from basketbench.measure.locks import file_lock
 
 from basketbench_workers.build.cachekey import BuildInputs
 from basketbench_workers.build.codecs import BuiltCodec
+from basketbench_workers.build.layer import complete_layer, host_libraries, link_layer
 from basketbench_workers.build.profiles import Profile
 from basketbench_workers.build.rootbuild import build_library
 from basketbench_workers.build.toolchain import Toolchain
@@ -38,6 +39,14 @@ class BuildResult:
     prefix: Path | None
     cache_hit: bool
     seconds: float
+    # <entry>/layer/libbbzip.so (build/layer.py): what `rzbench ab` loads; None for builds
+    # without a compression library of their own (rootcompat, releases) or a failed link
+    layer: Path | None = None
+
+    @property
+    def entry(self) -> Path | None:
+        """The cache entry directory (the A/B harness's BUILD argument), when it has a layer."""
+        return self.layer.parent.parent if self.layer is not None else None
 
 
 def _sync(source: Path, target: Path) -> None:
@@ -156,7 +165,8 @@ class BuildCache:
                 seconds = time.monotonic() - start
                 with log_path.open("a") as fh:
                     fh.write(f"build cache hit: key {key[:16]} ({profile.name}), {seconds:.3f} s\n")
-                return BuildResult(key, binary, self._prefix(entry, profile), True, seconds)
+                layer = self._layer(entry, profile, binary, log_path, deadline, context)
+                return BuildResult(key, binary, self._prefix(entry, profile), True, seconds, layer)
 
             shutil.rmtree(entry, ignore_errors=True)
             entry.mkdir(parents=True)
@@ -188,11 +198,24 @@ class BuildCache:
             (entry / "bin").mkdir()
             shutil.copy2(binary, entry / "bin" / "rzbench")
             binary = entry / "bin" / "rzbench"
+            layer = self._layer(entry, profile, binary, log_path, deadline, context)
             (entry / "COMPLETE").write_text(str(binary))
             seconds = time.monotonic() - start
             with log_path.open("a") as fh:
                 fh.write(f"built key {key[:16]} in {seconds:.1f} s\n")
-            return BuildResult(key, binary, prefix, False, seconds)
+            return BuildResult(key, binary, prefix, False, seconds, layer)
+
+    def cached_layer(self, key: str, profile: Profile, log_path: Path, deadline: Deadline,
+                     commit: str) -> Path | None:
+        """The layer of a complete cached build of `key` (linked now for an older entry),
+        None when this machine has no such build: never builds one."""
+        entry = self.entry(key)
+        with file_lock(self.root / f"{key}.lock"):
+            binary = self.lookup(key)
+            if binary is None or not binary.is_file():
+                return None
+            return self._layer(entry, profile, binary, log_path, deadline,
+                               {"ROOT_COMMIT": commit})
 
     def adopt(self, profile: Profile, inputs: BuildInputs, binary: Path,
               log_path: Path) -> BuildResult | None:
@@ -238,6 +261,26 @@ class BuildCache:
                 self.jobs,
                 self.sandbox,
             )
+
+    def _layer(self, entry: Path, profile: Profile, rzbench: Path, log_path: Path,
+               deadline: Deadline, context: dict[str, str]) -> Path | None:
+        """The entry's loadable layer, linked now if it has none yet (entries cached before
+        layers existed keep their archive, so this takes a link, not a rebuild). A failed
+        link is logged and leaves the build without a layer: the run is still measured,
+        only its A/B stage is skipped."""
+        if self._prefix(entry, profile) is None:
+            return None
+        found = complete_layer(entry)
+        if found is not None:
+            return found
+        try:
+            return link_layer(entry, profile, self.toolchain, log_path, deadline,
+                              context.get("ROOT_COMMIT", ""), host_libraries(rzbench))
+        except StageFailed as exc:
+            with log_path.open("a") as fh:
+                fh.write(f"layer: not linked ({exc}); the A/B stage will have no layer for "
+                         "this build\n")
+            return None
 
     @staticmethod
     def _prefix(entry: Path, profile: Profile) -> Path | None:

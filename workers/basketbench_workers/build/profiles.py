@@ -13,7 +13,7 @@ ROOT layout, an older ROOT or a fork is a new file, never new code. Two kinds:
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -82,6 +82,22 @@ class Profile:
             parts.append(f"generated={name}:{self.generated[name]}")
         parts.append("link=" + " ".join(self.link_libraries))
         return parts
+
+
+# Test/benchmark-only build option (docs/perf/ab.md): defines this macro, with the percent of
+# deliberate extra work, in every compile of a ROOT profile. Code that reads it exists only in
+# test fixtures (a planted slowdown); real ROOT trees ignore it. Part of the cache key through
+# the compile signature, so such builds never mix with ordinary ones.
+PLANTED_WORK_MACRO = "BASKETBENCH_PLANTED_WORK_PERCENT"
+
+
+def with_planted_work(profile: Profile, percent: float | None) -> Profile:
+    """`profile` with the planted-work macro defined in each source group (tests only)."""
+    if percent is None or profile.kind != "root":
+        return profile
+    define = f"{PLANTED_WORK_MACRO}={percent:g}"
+    groups = tuple(replace(g, defines=(*g.defines, define)) for g in profile.groups)
+    return replace(profile, groups=groups)
 
 
 def _tuple(raw: dict[str, Any], key: str, where: str) -> tuple[str, ...]:

@@ -42,10 +42,18 @@ from basketbench_workers.build.codecsets import (
     with_pins,
 )
 from basketbench_workers.build.gitmirror import Mirror
-from basketbench_workers.build.profiles import Profile, ProfileError, choose_profile, load_profiles
+from basketbench_workers.build.profiles import (
+    Profile,
+    ProfileError,
+    choose_profile,
+    load_profiles,
+    with_planted_work,
+)
 from basketbench_workers.build.releases import release_build, release_by_id, release_by_tag
 from basketbench_workers.build.toolchain import detect_toolchain
 from basketbench_workers.config import WorkerSettings
+from basketbench_workers.pipeline.ab_run import AbContext, pipeline_ab, requested_ab
+from basketbench_workers.pipeline.abstage import AB_SUITE_PREFIX
 from basketbench_workers.pipeline.advise import run_advise
 from basketbench_workers.pipeline.corpora import corpus_file
 from basketbench_workers.pipeline.suites import IoSpec, Suite, SuiteError, get_suite
@@ -315,7 +323,18 @@ def _stages(
         run_advise(run_id, api, settings, reporter, rzbench, log_path, before_upload)
         reporter.done()
         return "done"
-    suite = get_suite(str(run.get("suite") or "quick"), settings.suites_dir)
+    suite_name = str(run.get("suite") or "quick")
+    requested_reference = None
+    if suite_name.startswith(AB_SUITE_PREFIX):  # an A/B asked for: "ab:<reference>"
+        requested_reference = suite_name[len(AB_SUITE_PREFIX):].strip()
+        suite_name = "ab"
+        if not requested_reference:
+            raise StageFailed("an A/B run names its reference: suite ab:<40-hex sha> or "
+                              "ab:release:X.YY.ZZ")
+    elif suite_name == "ab":
+        raise StageFailed("an A/B run names its reference: suite ab:<40-hex sha> or "
+                          "ab:release:X.YY.ZZ")
+    suite = get_suite(suite_name, settings.suites_dir)
 
     # checkout (a ROOT release measured by its stable id needs no repository)
     deadline = Deadline("checkout", settings.stage_timeout("checkout"))
@@ -370,6 +389,21 @@ def _stages(
     # Results are stored under the fingerprint of the rzbench that measures them.
     machine_id = ensure_registered(api, identity.machine_name, identity.tag, build.rzbench, state,
                                    sandbox)
+    ab_context = AbContext(
+        run=run, api=api, settings=settings, suite=suite, sha=sha,
+        release=release.version if release is not None else None,
+        mirror=None if release is not None else mirror, build=build, machine_id=machine_id,
+        workdir=workdir, log_path=log_path,
+        build_dir_of=lambda other: _cached_build_dir(run, suite, settings, profile, mirror,
+                                                     other, log_path),
+        build_commit=lambda other: _build(profile, mirror, other, settings, log_path,
+                                          Deadline("build", settings.stage_timeout("build")),
+                                          _codec_set(run, suite.codecs, settings, profile,
+                                                     mirror, other)),
+    )
+    if requested_reference is not None:
+        reporter.patch(machine_id=machine_id, build_cache_hit=build.cache_hit)
+        return requested_ab(ab_context, requested_reference, reporter, beat)
 
     # benchmark
     reporter.stage("benchmark", build_cache_hit=build.cache_hit, machine_id=machine_id)
@@ -440,6 +474,10 @@ def _stages(
     with log_path.open("a") as fh:
         fh.write(f"uploaded: {json.dumps(answer)}\n")
     upload_branch_sizes(api, build.rzbench, suite, corpora, sha, document, log_path, launcher)
+    if suite.ab is not None:
+        reporter.stage("ab")
+        pipeline_ab(ab_context, dict(zip((c.name for c in suite.corpora), corpora, strict=True)),
+                    document, beat)
     if rc == 1:
         reporter.failed(
             "some results failed (codec error or round-trip mismatch); stored with their error",
@@ -606,6 +644,7 @@ def _build(
     codec_set: CodecSet,
 ) -> BuildResult:
     toolchain = detect_toolchain()
+    profile = with_planted_work(profile, settings.test_planted_work_percent)
     inputs = build_inputs(
         profile,
         lambda p: mirror.tree_id(sha, p),
@@ -638,6 +677,23 @@ def _build(
         time.monotonic() - start,
     )
     return result
+
+
+def _cached_build_dir(run: dict[str, Any], suite: Suite, settings: WorkerSettings,
+                      profile: Profile, mirror: Mirror, sha: str, log_path: Path) -> Path | None:
+    """The build directory (with its loadable layer) this machine has cached for `sha` under
+    the run's profile and codec set, None when it has none: never builds."""
+    try:
+        codec_set = _codec_set(run, suite.codecs, settings, profile, mirror, sha)
+    except (StageFailed, CodecSetError):
+        return None
+    planted = with_planted_work(profile, settings.test_planted_work_percent)
+    inputs = build_inputs(planted, lambda p: mirror.tree_id(sha, p), detect_toolchain(),
+                          harness(settings)[1],
+                          tuple(codec_set.signature()) if codec_set.pins else ())
+    layer = build_cache(settings).cached_layer(
+        inputs.key(), planted, log_path, Deadline("ab", 120), sha)
+    return layer.parent.parent if layer is not None else None
 
 
 def _cleanup(workdir: Path) -> None:

@@ -56,6 +56,23 @@ class CountSpec:
 
 
 @dataclass(frozen=True)
+class AbSpec:
+    """The per-commit interleaved A/B after the benchmark (pipeline/abstage.py): `[ab]` in
+    the suite file. Kept small (a few settings, one small corpus, tens of pairs) so it adds
+    seconds to a run, not a second run."""
+
+    corpora: tuple[str, ...]  # corpus names of the suite
+    settings: tuple[int, ...]
+    pairs: int = 21
+    target_ms: float = 20.0
+    timeout_seconds: float = 600.0
+    # when no earlier build of the series is cached: this ROOT release (if its wheel is
+    # already installed on the machine; the stage never downloads one), else no A/B
+    reference_release: str | None = None
+    lookback: int = 20  # first-parent ancestors searched for a cached build
+
+
+@dataclass(frozen=True)
 class Suite:
     name: str
     description: str
@@ -73,6 +90,7 @@ class Suite:
     codecs: str | None = None  # codec set (host, builtin, a named set); None: the worker's
     io: IoSpec | None = None  # end-to-end ROOT I/O: only when the suite asks for it
     instructions: CountSpec | None = None  # None: timed only
+    ab: AbSpec | None = None  # None: no per-commit A/B
 
     def count_args(self, corpus_files: dict[str, Path]) -> list[str] | None:
         """rzbench arguments of the counted run (no memcpy row), None when not counted."""
@@ -190,7 +208,51 @@ def parse_suite(raw: dict[str, Any], where: str) -> Suite:
         codecs=_codecs(raw, where),
         io=_io(raw, where),
         instructions=_count_spec(raw, where, synthetic, corpora),
+        ab=_ab_spec(raw, where, corpora),
     )
+
+
+_AB_KEYS = {"corpora", "settings", "pairs", "target_ms", "timeout_seconds", "reference_release",
+            "lookback", "enabled"}
+
+
+def _ab_spec(raw: dict[str, Any], where: str, corpora: list[CorpusSpec]) -> AbSpec | None:
+    table = raw.get("ab")
+    if table is None:
+        return None
+    here = f"{where}: [ab]"
+    if not isinstance(table, dict):
+        raise SuiteError(f"{here} must be a table")
+    unknown = set(table) - _AB_KEYS
+    if unknown:
+        raise SuiteError(f"{here}: unknown key(s) {sorted(unknown)}")
+    if table.get("enabled", True) is False:
+        return None
+    names = tuple(c.name for c in corpora)
+    chosen = _strs(table, "corpora", names[:1], here)
+    strangers = [n for n in chosen if n not in names]
+    if strangers or not chosen:
+        raise SuiteError(f"{here}: 'corpora' must name corpora of the suite {list(names)}, "
+                         f"not {strangers or chosen}")
+    settings = _ints(table, "settings", (101, 505), here)
+    if any(s // 100 not in (1, 2, 4, 5) or not 1 <= s % 100 <= 9 for s in settings):
+        raise SuiteError(f"{here}: 'settings' must be ROOT settings such as 101 or 505")
+    pairs, target, timeout, lookback = (table.get("pairs", 21), table.get("target_ms", 20.0),
+                                        table.get("timeout_seconds", 600.0),
+                                        table.get("lookback", 20))
+    if not isinstance(pairs, int) or not 5 <= pairs <= 1000:
+        raise SuiteError(f"{here}: 'pairs' must be an integer from 5 to 1000")
+    if not isinstance(target, int | float) or not 1 <= target <= 1000:
+        raise SuiteError(f"{here}: 'target_ms' must be 1 to 1000 ms")
+    if not isinstance(timeout, int | float) or timeout <= 0:
+        raise SuiteError(f"{here}: 'timeout_seconds' must be positive")
+    if not isinstance(lookback, int) or not 0 <= lookback <= 1000:
+        raise SuiteError(f"{here}: 'lookback' must be an integer from 0 to 1000")
+    release = table.get("reference_release")
+    if release is not None and (not isinstance(release, str) or not release):
+        raise SuiteError(f"{here}: 'reference_release' names a ROOT release such as 6.40.00")
+    return AbSpec(corpora=chosen, settings=settings, pairs=pairs, target_ms=float(target),
+                  timeout_seconds=float(timeout), reference_release=release, lookback=lookback)
 
 
 def _count_spec(raw: dict[str, Any], where: str, synthetic: tuple[str, ...],

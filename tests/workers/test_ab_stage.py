@@ -1,0 +1,99 @@
+"""The A/B stage's choices without processes: which reference a commit is measured against,
+the suite's [ab] table, two distinct layer files for one build, and the upload envelope the
+API accepts (its own schema checks it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from basketbench.ab.schemas import AbUpload
+from basketbench_workers.pipeline.abstage import (
+    AbSkipped,
+    Reference,
+    distinct_sides,
+    pipeline_reference,
+    upload_body,
+)
+from basketbench_workers.pipeline.suites import AbSpec, SuiteError, parse_suite
+
+SPEC = AbSpec(corpora=("hzz",), settings=(101,), reference_release=None)
+ANCESTORS = ["1" * 40, "2" * 40, "3" * 40]
+
+
+def test_the_parents_cached_build_comes_first(tmp_path: Path) -> None:
+    builds = {"1" * 40: tmp_path / "p", "3" * 40: tmp_path / "q"}
+    ref = pipeline_reference("0" * 40, SPEC, ANCESTORS, builds.get)
+    assert ref == Reference("parent", "1" * 40, "1" * 12, str(tmp_path / "p"))
+
+
+def test_else_the_nearest_measured_ancestor(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    def build_dir_of(sha: str) -> Path | None:
+        asked.append(sha)
+        return tmp_path / "q" if sha == "3" * 40 else None
+
+    ref = pipeline_reference("0" * 40, SPEC, ANCESTORS, build_dir_of)
+    assert ref.kind == "previous" and ref.commit == "3" * 40 and asked == ANCESTORS
+
+
+def test_no_reference_is_a_skip_with_its_reason() -> None:
+    with pytest.raises(AbSkipped, match="no reference build for 000000000000: it has no parent"):
+        pipeline_reference("0" * 40, SPEC, [], lambda _sha: None)
+    unknown = AbSpec(corpora=("hzz",), settings=(101,), reference_release="9.99.99")
+    with pytest.raises(AbSkipped, match="neither its parent nor the 2 commits before it.*"
+                                        "release 9.99.99 is not installed here"):
+        pipeline_reference("0" * 40, unknown, ANCESTORS, lambda _sha: None)
+    with pytest.raises(AbSkipped, match="is ROOT release 6.40.00"):
+        pipeline_reference("0" * 40, unknown, [], lambda _sha: None, own_release="6.40.00")
+
+
+def test_one_build_on_both_sides_gets_a_copy_of_its_layer(tmp_path: Path) -> None:
+    build = tmp_path / "entry"
+    (build / "layer").mkdir(parents=True)
+    (build / "layer" / "libbbzip.so").write_bytes(b"\x7fELF layer")
+    (build / "layer" / "layer.json").write_text("{}")
+    ref = distinct_sides(Reference("parent", "1" * 40, "p", str(build)), str(build), tmp_path)
+    assert ref.build != str(build) and ref.kind == "parent"
+    assert (Path(ref.build) / "layer" / "libbbzip.so").read_bytes() == b"\x7fELF layer"
+    other = Reference("parent", "1" * 40, "p", str(tmp_path / "other"))
+    assert distinct_sides(other, str(build), tmp_path) is other
+    release = Reference("release", None, "6.38.00", "release:6.38.00")
+    assert distinct_sides(release, str(build), tmp_path) is release
+
+
+def test_the_suites_ab_table_is_checked() -> None:
+    base = {"name": "s", "synthetic": ["event"],
+            "corpora": [{"name": "hzz", "files": ["uproot-HZZ-zlib.root"]}]}
+    spec = parse_suite({**base, "ab": {"settings": [101, 505]}}, "s.toml").ab
+    assert spec is not None and spec.corpora == ("hzz",) and spec.pairs == 21
+    assert parse_suite(base, "s.toml").ab is None
+    assert parse_suite({**base, "ab": {"enabled": False}}, "s.toml").ab is None
+    for bad, reason in [({"corpora": ["nanoaod"]}, "must name corpora of the suite"),
+                        ({"settings": [1234]}, "ROOT settings"),
+                        ({"pairs": 2}, "'pairs'"),
+                        ({"shots": 3}, "unknown key")]:
+        with pytest.raises(SuiteError, match=reason):
+            parse_suite({**base, "ab": bad}, "s.toml")
+
+
+def test_the_upload_envelope_is_what_the_api_accepts() -> None:
+    estimate = {"ratio": 0.98, "ci_low": 0.975, "ci_high": 0.985, "pairs": 3,
+                "disturbed_pairs": 0, "samples": [0.976, 0.98, 0.984]}
+    doc = {"schema": "basketbench-ab-v1",
+           "a": {"build": "/c/a", "label": "a", "codec_versions": {}},
+           "b": {"build": "/c/b", "label": "b", "codec_versions": {}},
+           "method": {"order": "ABBA", "ratio": "median", "ci": "order statistics",
+                      "confidence": 0.95, "disturbed_rule": "cpu/wall", "repetitions_per_pair": 1},
+           "load": {"loadavg_start": [1, 1, 1], "loadavg_end": [1, 1, 1]},
+           "disturbed_fraction": 0.0,
+           "results": [{"dataset": "hzz", "setting": 101, "roundtrip_ok": True,
+                        "compressed_bytes": {"a": 1, "b": 1},
+                        "compress": estimate, "decompress": estimate}]}
+    for ref in (Reference("parent", "1" * 40, "p", "/c/a"),
+                Reference("release", None, "6.38.00", "release:6.38.00")):
+        body = upload_body(doc, 3, "0" * 40, "root-project/root", 7, ref, "pipeline",
+                           {"set": "host", "root_version": None, "libraries": {"zlib": "1"}})
+        parsed = AbUpload.model_validate(body)
+        assert parsed.reference.kind == ref.kind and parsed.run_id == 7
