@@ -12,6 +12,15 @@ int clamp_int(size_t v)
 {
    return v > static_cast<size_t>(INT_MAX) ? INT_MAX : static_cast<int>(v);
 }
+
+// The algorithm parameter's type is whatever the RZip.h being compiled against declares:
+// ROOT::ECompressionAlgorithm up to 6.16, ROOT::RCompressionSetting::EAlgorithm::EValues from
+// 6.18 (an int-sized enum either way, behind C linkage), so older trees' layers build too.
+template <typename Algorithm>
+Algorithm algorithm_argument(void (*)(int, int *, char *, int *, char *, int *, Algorithm), int algorithm)
+{
+   return static_cast<Algorithm>(algorithm);
+}
 } // namespace
 
 size_t frame_bound(size_t n)
@@ -38,7 +47,7 @@ size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, s
       int irep = 0;
       R__zipMultipleAlgorithm(level, &srcsize, reinterpret_cast<char *>(const_cast<uint8_t *>(src + in)), &tgtsize,
                               reinterpret_cast<char *>(dst + out), &irep,
-                              static_cast<ROOT::RCompressionSetting::EAlgorithm::EValues>(algorithm));
+                              algorithm_argument(&R__zipMultipleAlgorithm, algorithm));
       if (irep <= 0)
          return 0; // like TBasket: one block that does not compress stores the whole buffer
       in += chunk;

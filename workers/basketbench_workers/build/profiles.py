@@ -61,7 +61,7 @@ class Profile:
     headers: tuple[HeaderInstall, ...] = ()
     generated: dict[str, str] = field(default_factory=dict)  # include/<name> -> text
     link_libraries: tuple[str, ...] = ()
-    zlib: Literal["cloudflare", "system", "none"] = "none"
+    zlib: Literal["cloudflare", "bundled", "system", "none"] = "none"  # bundled: ROOT's vanilla copy
     path: Path | None = None
 
     @property
@@ -103,8 +103,9 @@ def parse_profile(raw: dict[str, Any], where: str) -> Profile:
     if not isinstance(raw["version"], int):
         raise ProfileError(f"{where}: 'version' must be an integer")
     zlib = raw.get("zlib", "none")
-    if zlib not in ("cloudflare", "system", "none"):
-        raise ProfileError(f"{where}: zlib must be cloudflare, system or none, not {zlib!r}")
+    if zlib not in ("cloudflare", "bundled", "system", "none"):
+        raise ProfileError(
+            f"{where}: zlib must be cloudflare, bundled, system or none, not {zlib!r}")
 
     groups = []
     for i, g in enumerate(raw.get("groups", [])):
