@@ -48,6 +48,14 @@ def test_auto_choice_follows_the_tree_layout() -> None:
     # silent rootcompat run under ROOT's commit.
     with pytest.raises(ProfileError, match="no build profile matches"):
         choose_profile(profiles, "auto", tree("core/zip/src/RZip.cxx"))
+    # Before ZSTD, as the cppyy-cling sdists ship ROOT (basketbench replay): ROOT's vanilla
+    # bundled zlib until 6.17, Cloudflare's in 6.18 / 6.19.
+    legacy = tree("core/zip/src/RZip.cxx", "builtins/zlib/deflate.c")
+    assert choose_profile(profiles, "auto", legacy).name == "root-legacy-zlib"
+    cf_nozstd = tree("core/zip/src/RZip.cxx", "builtins/zlib/deflate.c",
+                     "builtins/zlib/deflate_cf.c")
+    assert choose_profile(profiles, "auto", cf_nozstd).name == "root-cloudflare-nozstd"
+    assert profiles["root-legacy-zlib"].zlib == "bundled"
     # test-layout is only used when named.
     assert choose_profile(profiles, "test-layout", tree()).name == "test-layout"
 

@@ -61,7 +61,8 @@ class Profile:
     headers: tuple[HeaderInstall, ...] = ()
     generated: dict[str, str] = field(default_factory=dict)  # include/<name> -> text
     link_libraries: tuple[str, ...] = ()
-    zlib: Literal["cloudflare", "bundled", "system", "none"] = "none"  # bundled: ROOT's vanilla copy
+    # "bundled": ROOT's own vanilla copy in builtins/zlib, compiled in (6.10 - 6.17)
+    zlib: Literal["cloudflare", "bundled", "system", "none"] = "none"
     path: Path | None = None
 
     @property
