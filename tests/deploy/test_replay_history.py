@@ -35,6 +35,11 @@ def test_the_release_is_read_from_the_trees_rversion_header(tmp_path: Path) -> N
     header.parent.mkdir(parents=True)
     header.write_text('#define ROOT_RELEASE "6.14/00"\n#define ROOT_RELEASE_DATE "Jun 13 2018"\n')
     assert release_of(tmp_path, _sdist()) == ("6.14.00", datetime(2018, 6, 13, 12, tzinfo=UTC))
+    # cppyy-cling 6.21+ kept 6.20/04's header: the newer package version names the release
+    newer = Sdist("6.32.8", "cppyy_cling-6.32.8.tar.gz", "u", "b" * 64, None,
+                  "2024-12-17T05:25:23.634442Z")
+    assert release_of(tmp_path, newer) == (
+        "6.32.08", datetime(2024, 12, 17, 5, 25, 23, 634442, tzinfo=UTC))
     header.unlink()
     with pytest.raises(SourceError, match="no RVersion header"):
         release_of(tmp_path, _sdist())

@@ -99,9 +99,10 @@ def _prepare_home(paths: DemoPaths, worker: Path, url: str, tag: str) -> None:
 
     paths.home.mkdir(parents=True, exist_ok=True)
     worker.mkdir(parents=True, exist_ok=True)
+    if paths.worker.is_dir() and not paths.worker.is_symlink():
+        raise DemoError(f"{paths.worker} is a folder of its own; the replay's worker folder "
+                        f"is {worker} (home/worker links to it): move or remove it")
     if not paths.worker.is_symlink() or paths.worker.resolve() != worker.resolve():
-        if paths.worker.is_dir() and not paths.worker.is_symlink():
-            shutil.rmtree(paths.worker)
         paths.worker.unlink(missing_ok=True)
         paths.worker.symlink_to(worker, target_is_directory=True)
     if "BASKETBENCH_DATABASE_URL" in os.environ:

@@ -180,8 +180,13 @@ def extract(sdist: Sdist, archive: Path, cache: Path) -> SourceTree:
 
 
 def release_of(tree: Path, sdist: Sdist) -> tuple[str, datetime]:
-    """ROOT's release and its date, as the tree's RVersion header states them."""
-    for name in ("core/base/inc/RVersion.h", "core/foundation/inc/ROOT/RVersion.hxx"):
+    """ROOT's release and its date, as the tree's RVersion header states them.
+
+    The sdists from cppyy-cling 6.21 on still carry 6.20/04's RVersion.h while their
+    sources moved on (6.32.8's builtins/zlib is not 6.20.4's): where the package's
+    major.minor is newer than the header's, the release is named by the package version
+    and dated by its upload to PyPI, and the header is not believed."""
+    for name in ("core/foundation/inc/ROOT/RVersion.hxx", "core/base/inc/RVersion.h"):
         header = tree / name
         if not header.is_file():
             continue
@@ -189,10 +194,15 @@ def release_of(tree: Path, sdist: Sdist) -> tuple[str, datetime]:
         release, date = _RELEASE.search(text), _RELEASE_DATE.search(text)
         if release is None or date is None:
             continue
-        version = f"{int(release.group(1))}.{int(release.group(2)):02d}.{int(release.group(3)):02d}"
+        major, minor, patch = (int(g) for g in release.groups())
+        package = tuple(int(p) for p in sdist.version.split(".")[:3])
+        if package[:2] > (major, minor) and sdist.uploaded:
+            uploaded = datetime.fromisoformat(sdist.uploaded.replace("Z", "+00:00"))
+            patch_of = package[2] if len(package) > 2 else 0
+            return f"{package[0]}.{package[1]:02d}.{patch_of:02d}", uploaded.astimezone(UTC)
         when = datetime.strptime(" ".join(date.groups()), "%b %d %Y").replace(
             hour=12, tzinfo=UTC)
-        return version, when
+        return f"{major}.{minor:02d}.{patch:02d}", when
     raise SourceError(f"{sdist.filename}: no RVersion header states ROOT's release")
 
 
