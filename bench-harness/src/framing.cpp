@@ -16,11 +16,14 @@ int clamp_int(size_t v)
 // The algorithm parameter's type is whatever the RZip.h being compiled against declares:
 // ROOT::ECompressionAlgorithm up to 6.16, ROOT::RCompressionSetting::EAlgorithm::EValues from
 // 6.18 (an int-sized enum either way, behind C linkage), so older trees' layers build too.
-template <typename Algorithm>
-Algorithm algorithm_argument(void (*)(int, int *, char *, int *, char *, int *, Algorithm), int algorithm)
-{
-   return static_cast<Algorithm>(algorithm);
-}
+// The other parameters vary as well (6.40 takes `const char *src`): only the last is read.
+template <typename Function>
+struct LastParameter;
+template <typename R, typename A, typename B, typename C, typename D, typename E, typename F, typename Algorithm>
+struct LastParameter<R (*)(A, B, C, D, E, F, Algorithm)> {
+   using type = Algorithm;
+};
+using AlgorithmParameter = LastParameter<decltype(&R__zipMultipleAlgorithm)>::type;
 } // namespace
 
 size_t frame_bound(size_t n)
@@ -47,7 +50,7 @@ size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, s
       int irep = 0;
       R__zipMultipleAlgorithm(level, &srcsize, reinterpret_cast<char *>(const_cast<uint8_t *>(src + in)), &tgtsize,
                               reinterpret_cast<char *>(dst + out), &irep,
-                              algorithm_argument(&R__zipMultipleAlgorithm, algorithm));
+                              static_cast<AlgorithmParameter>(algorithm));
       if (irep <= 0)
          return 0; // like TBasket: one block that does not compress stores the whole buffer
       in += chunk;
