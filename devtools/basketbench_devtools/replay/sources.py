@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 from basketbench.measure.realroot.releases import cache_dir
+from basketbench_workers.pipeline.corpora import file_sha256
 
 INDEX_URL = "https://pypi.org/simple/cppyy-cling/"
 INDEX_ACCEPT = "application/vnd.pypi.simple.v1+json"
@@ -115,7 +116,7 @@ def parse_index(data: dict[str, Any]) -> list[Sdist]:
 def download(sdist: Sdist, cache: Path, say: Say) -> Path:
     """The sdist file, downloaded once; its sha256 must be the one PyPI lists."""
     target = cache / "sdists" / sdist.filename
-    if target.is_file() and _sha256(target) == sdist.sha256:
+    if target.is_file() and file_sha256(target) == sdist.sha256:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".part")
@@ -138,14 +139,6 @@ def download(sdist: Sdist, cache: Path, say: Say) -> Path:
                           f"{sdist.sha256} PyPI lists")
     partial.replace(target)
     return target
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _kept(relative: str) -> bool:
