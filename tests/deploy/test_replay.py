@@ -36,6 +36,7 @@ def test_the_quick_replay_finds_cloudflare_zlib_and_the_codec_updates_of_6_40(
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     document = json.loads(out.read_text())
+    assert document["failed"] == []
     assert json.loads(done.stdout[done.stdout.index("{\n"):])["changes"] == document["changes"]
 
     releases = {r["release"]: r for r in document["releases"]}
