@@ -44,8 +44,8 @@ def test_auto_choice_follows_the_tree_layout() -> None:
     # Newer trees keep the codec wrappers in builtins/zip.
     moved = tree("core/zip/src/RZip.cxx", "builtins/zip/ZipZSTD.cxx")
     assert choose_profile(profiles, "auto", moved).name == "root-vanilla-zlib"
-    # A ROOT tree without ZSTD (before 6.20) matches no profile: a clear error, never a
-    # silent rootcompat run under ROOT's commit.
+    # A ROOT tree no profile describes (no ZSTD and no builtins/zlib, like 6.10's) is a clear
+    # error, never a silent rootcompat run under ROOT's commit.
     with pytest.raises(ProfileError, match="no build profile matches"):
         choose_profile(profiles, "auto", tree("core/zip/src/RZip.cxx"))
     # Before ZSTD, as the cppyy-cling sdists ship ROOT (basketbench replay): ROOT's vanilla
