@@ -19,7 +19,7 @@ include bench-harness/harness.mk
 include frontend/frontend.mk
 include docker/compose.mk
 
-.PHONY: help setup system-deps venv demo demo-deps test test-python lint services codec-sources
+.PHONY: help setup system-deps venv demo demo-deps replay replay-quick test test-python lint services codec-sources
 
 help:
 	@echo "make demo   - build everything, benchmark this machine, serve http://127.0.0.1:8000"
@@ -82,6 +82,14 @@ $(DEMO_DASHBOARD): $(shell find $(ROOT_DIR)/frontend/src $(ROOT_DIR)/frontend/pu
                    $(wildcard $(ROOT_DIR)/frontend/*.json $(ROOT_DIR)/frontend/*.ts $(ROOT_DIR)/frontend/index.html)
 	$(MAKE) frontend-build
 	@touch $@
+
+# ROOT's released compression sources through the pipeline (docs/replay.md): the quick form
+# (5 releases, minutes once cached) and the full one (every release, a documented job).
+replay-quick: demo-deps venv
+	$(VENV)/bin/basketbench replay --quick --json replay-quick.json $(REPLAY_ARGS)
+
+replay: demo-deps venv
+	$(VENV)/bin/basketbench replay --json replay-full.json $(REPLAY_ARGS)
 
 # DEMO_ARGS passes options through, e.g. make demo DEMO_ARGS="--port 8080 --rerun".
 demo: demo-deps venv harness-rzbench $(DEMO_DASHBOARD)

@@ -13,12 +13,23 @@ namespace rzbench {
 
 namespace {
 
+// The algorithm parameter's type is whatever the RZip.h being compiled against declares:
+// ROOT::ECompressionAlgorithm up to 6.16, ROOT::RCompressionSetting::EAlgorithm::EValues from
+// 6.18 (an int-sized enum either way, behind C linkage), so older trees' layers build too.
+// The other parameters vary as well (6.40 takes `const char *src`): only the last is read.
+template <typename Function>
+struct LastParameter;
+template <typename R, typename A, typename B, typename C, typename D, typename E, typename F, typename Algorithm>
+struct LastParameter<R (*)(A, B, C, D, E, F, Algorithm)> {
+   using type = Algorithm;
+};
+using AlgorithmParameter = LastParameter<decltype(&R__zipMultipleAlgorithm)>::type;
+
 // The linked functions behind ZipApi's signatures: the declarations of RZip.h differ in
 // const-ness and in the algorithm's enum type between ROOT versions, the ABI does not.
 void linked_zip(int level, int *srcsize, char *src, int *tgtsize, char *tgt, int *irep, int algorithm)
 {
-   R__zipMultipleAlgorithm(level, srcsize, src, tgtsize, tgt, irep,
-                           static_cast<ROOT::RCompressionSetting::EAlgorithm::EValues>(algorithm));
+   R__zipMultipleAlgorithm(level, srcsize, src, tgtsize, tgt, irep, static_cast<AlgorithmParameter>(algorithm));
 }
 
 void linked_unzip(int *srcsize, unsigned char *src, int *tgtsize, unsigned char *tgt, int *irep)

@@ -44,10 +44,18 @@ def test_auto_choice_follows_the_tree_layout() -> None:
     # Newer trees keep the codec wrappers in builtins/zip.
     moved = tree("core/zip/src/RZip.cxx", "builtins/zip/ZipZSTD.cxx")
     assert choose_profile(profiles, "auto", moved).name == "root-vanilla-zlib"
-    # A ROOT tree without ZSTD (before 6.20) matches no profile: a clear error, never a
-    # silent rootcompat run under ROOT's commit.
+    # A ROOT tree no profile describes (no ZSTD and no builtins/zlib, like 6.10's) is a clear
+    # error, never a silent rootcompat run under ROOT's commit.
     with pytest.raises(ProfileError, match="no build profile matches"):
         choose_profile(profiles, "auto", tree("core/zip/src/RZip.cxx"))
+    # Before ZSTD, as the cppyy-cling sdists ship ROOT (basketbench replay): ROOT's vanilla
+    # bundled zlib until 6.17, Cloudflare's in 6.18 / 6.19.
+    legacy = tree("core/zip/src/RZip.cxx", "builtins/zlib/deflate.c")
+    assert choose_profile(profiles, "auto", legacy).name == "root-legacy-zlib"
+    cf_nozstd = tree("core/zip/src/RZip.cxx", "builtins/zlib/deflate.c",
+                     "builtins/zlib/deflate_cf.c")
+    assert choose_profile(profiles, "auto", cf_nozstd).name == "root-cloudflare-nozstd"
+    assert profiles["root-legacy-zlib"].zlib == "bundled"
     # test-layout is only used when named.
     assert choose_profile(profiles, "test-layout", tree()).name == "test-layout"
 

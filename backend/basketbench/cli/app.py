@@ -11,7 +11,7 @@ from __future__ import annotations
 import typer
 from basketbench_devtools.demo import command as demo
 
-from basketbench.cli import ab, advise, corpus, lossy, run, server
+from basketbench.cli import ab, advise, corpus, lossy, replay, run, server
 
 app = typer.Typer(
     help="Continuous performance tracking of ROOT's I/O compression.",
@@ -34,6 +34,9 @@ app.command("lossy", help="How many bits can each float column lose? Size agains
     lossy.lossy_command
 )
 app.command("demo", help="Benchmark this machine end to end and serve the dashboard.")(demo.demo)
+app.command("replay", help="ROOT's released compression sources through the pipeline: changes.")(
+    replay.replay
+)
 
 
 @app.command("worker", help="Start a Celery worker for a hardware tag.")

@@ -37,8 +37,9 @@ def find_finished_run(
     return max(runs, key=lambda r: r["id"]) if runs else None
 
 
-def trigger(client: httpx.Client, token: str, sha: str, tag: str, suite: str) -> int:
-    body = {"repository": DEMO_REPOSITORY, "commits": [sha], "tags": [tag], "suite": suite}
+def trigger(client: httpx.Client, token: str, sha: str, tag: str, suite: str,
+            repository: str = DEMO_REPOSITORY) -> int:
+    body = {"repository": repository, "commits": [sha], "tags": [tag], "suite": suite}
     response = client.post(
         "/api/v1/trigger", json=body, headers={"Authorization": f"Bearer {token}"}
     )

@@ -61,7 +61,8 @@ class Profile:
     headers: tuple[HeaderInstall, ...] = ()
     generated: dict[str, str] = field(default_factory=dict)  # include/<name> -> text
     link_libraries: tuple[str, ...] = ()
-    zlib: Literal["cloudflare", "system", "none"] = "none"
+    # "bundled": ROOT's own vanilla copy in builtins/zlib, compiled in (6.10 - 6.17)
+    zlib: Literal["cloudflare", "bundled", "system", "none"] = "none"
     path: Path | None = None
 
     @property
@@ -119,8 +120,9 @@ def parse_profile(raw: dict[str, Any], where: str) -> Profile:
     if not isinstance(raw["version"], int):
         raise ProfileError(f"{where}: 'version' must be an integer")
     zlib = raw.get("zlib", "none")
-    if zlib not in ("cloudflare", "system", "none"):
-        raise ProfileError(f"{where}: zlib must be cloudflare, system or none, not {zlib!r}")
+    if zlib not in ("cloudflare", "bundled", "system", "none"):
+        raise ProfileError(
+            f"{where}: zlib must be cloudflare, bundled, system or none, not {zlib!r}")
 
     groups = []
     for i, g in enumerate(raw.get("groups", [])):

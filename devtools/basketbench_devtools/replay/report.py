@@ -1,0 +1,125 @@
+"""The replay's answer, read back through the API: the changes detection found, named by
+release, and per release what changed in its sources and what was measured.
+
+`changes` (the issue's interface): one entry per change with `release`, `metric`,
+`setting`, `dataset`, `effect_pct`, plus how it was judged (kind, state, direction, the
+values before and after, the previous release). `measured` holds every result the runs
+stored (sizes, ratio, median speeds with their sample counts), `releases` the history:
+tree ids of the compression paths, which changed and `git diff --shortstat`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from basketbench_devtools.demo.runs import json_or_error
+from basketbench_devtools.replay.history import Commit, changed_paths, diff_summary
+
+SCHEMA = "basketbench-replay-v1"
+
+
+def _pages(client: httpx.Client, path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    while True:
+        page = json_or_error(client.get(path, params={**params, "limit": 1000,
+                                                      "offset": len(items)}), f"GET {path}")
+        items += page["items"]
+        if not page["items"] or len(items) >= int(page["total"]):
+            return items
+
+
+def collect_changes(client: httpx.Client, commits: list[Commit], repository: str
+                    ) -> list[dict[str, Any]]:
+    """Every change on the history's commits (confirmed or not: detection's own verdict is
+    in `state`), oldest release first, largest effect first within a release."""
+    names = {c.sha: c.release.name for c in commits}
+    order = {c.sha: i for i, c in enumerate(commits)}
+    out = []
+    for change in _pages(client, "/api/v1/changes", {"include_unconfirmed": "true"}):
+        sha = change["commit"]["sha"]
+        if change["repository"] != repository or sha not in names:
+            continue
+        parent = change.get("parent") or {}
+        configuration = change["configuration"]
+        out.append({
+            "release": names[sha],
+            "previous_release": names.get(parent.get("sha", "")),
+            "metric": change["metric"],
+            "setting": configuration["setting"],
+            "codec": configuration["codec"],
+            "dataset": change["dataset"],
+            "effect_pct": round(float(change["delta_pct"]), 3),
+            "direction": change["direction"],
+            "kind": change["kind"],
+            "test": change["test"],
+            "state": change["state"],
+            "base_value": change["base_value"],
+            "head_value": change["head_value"],
+            "attribution": change.get("attribution"),
+            "commit": sha,
+        })
+    out.sort(key=lambda c: (order[c["commit"]], -abs(c["effect_pct"])))
+    return out
+
+
+def collect_measured(client: httpx.Client, commits: list[Commit],
+                     runs: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for commit in commits:
+        run = runs.get(commit.sha)
+        if run is None:
+            continue
+        for r in _pages(client, "/api/v1/results", {"run": run["id"]}):
+            if r.get("error") or r["setting"] == 0:  # the memcpy reference row
+                continue
+            compress, decompress = r.get("compress_mbps") or {}, r.get("decompress_mbps") or {}
+            out.append({
+                "release": commit.release.name, "run": run["id"], "dataset": r["dataset"],
+                "setting": r["setting"], "codec": r["codec"],
+                "uncompressed_bytes": r["uncompressed_bytes"],
+                "compressed_bytes": r["compressed_bytes"], "ratio": r["ratio"],
+                "compress_mbps_median": compress.get("median"),
+                "compress_samples": compress.get("n"),
+                "decompress_mbps_median": decompress.get("median"),
+                "decompress_samples": decompress.get("n"),
+                "roundtrip_ok": r["roundtrip_ok"],
+            })
+    return out
+
+
+def describe_releases(repo: Path, commits: list[Commit]) -> list[dict[str, Any]]:
+    out = []
+    previous = None
+    for commit in commits:
+        out.append({
+            "release": commit.release.name,
+            "date": commit.release.date.date().isoformat(),
+            "origin": commit.release.origin,
+            "commit": commit.sha,
+            "tag": commit.release.tag if commit.release.wheel is not None else None,
+            "measured_with": ("its wheel's libCore (root-release)"
+                              if commit.release.wheel is not None
+                              else "a build of its compression sources"),
+            "trees": commit.trees,
+            "changed_paths": changed_paths(commit, previous),
+            "diff": diff_summary(repo, commit),
+        })
+        previous = commit
+    return out
+
+
+def replay_document(client: httpx.Client, repo: Path, commits: list[Commit],
+                    runs: dict[str, dict[str, Any]], quick: bool,
+                    repository: str = "root-replay") -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "form": "quick" if quick else "full",
+        "repository": str(repo),
+        "releases": describe_releases(repo, commits),
+        "changes": collect_changes(client, commits, repository),
+        "measured": collect_measured(client, commits, runs),
+        "runs": {runs[c.sha]["id"]: c.release.name for c in commits if c.sha in runs},
+    }
