@@ -32,6 +32,7 @@ from basketbench.models import (
     Repository,
     Run,
 )
+from basketbench.models.ab_request import AbRequest as AbRequestRow
 from basketbench.models.experiment import ALGORITHM_NAMES
 from basketbench.results import codec_sets as codec_service
 
@@ -78,6 +79,13 @@ def ingest(session: Session, settings: Settings, body: Any) -> AbIngestOut:
         return AbIngestOut(ab_run_id=found.id, effects=_effect_count(session, found.id),
                            duplicate=True)
     reference = upload.reference
+    reference_kind: str = reference.kind
+    origin: str = upload.origin
+    asked = session.get(AbRequestRow, run.id) if run is not None else None
+    if asked is not None and reference.commit is not None:
+        # a queued A/B (runs.ab_requests): the request says why it was asked for (a
+        # detection's confirmation against the parent, a comparison from the page)
+        reference_kind, origin = asked.reference_kind, asked.origin
     reference_id = None
     if reference.kind == "self":
         reference_id = commit.id
@@ -93,8 +101,8 @@ def ingest(session: Session, settings: Settings, body: Any) -> AbIngestOut:
     method = {**doc.method.model_dump(), "document_sha256": digest,
               "a": doc.a.model_dump(), "b": doc.b.model_dump()}
     ab_run = AbRun(run_id=run.id if run else None, machine_id=machine.id, commit_id=commit.id,
-                   reference_kind=reference.kind, reference_commit_id=reference_id,
-                   reference_label=reference.label, origin=upload.origin,
+                   reference_kind=reference_kind, reference_commit_id=reference_id,
+                   reference_label=reference.label, origin=origin,
                    codec_set_id=codec_set_id, disturbed_fraction=doc.disturbed_fraction,
                    method=method, load=doc.load.model_dump(), error=upload.error)
     session.add(ab_run)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from basketbench.ab import ingest, listing
 from basketbench.ab.schemas import AbIngestOut, AbRunPage
+from basketbench.changes.detection.service import run_after_ab
 from basketbench.web import guards
 from basketbench.web.deps import MachineToken, ReadAccess, SessionDep, SettingsDep
 
@@ -23,7 +24,8 @@ _INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def upload_ab_run(request: Request, response: Response, session: SessionDep,
-                        settings: SettingsDep, _token: MachineToken) -> AbIngestOut:
+                        settings: SettingsDep, _token: MachineToken,
+                        background: BackgroundTasks) -> AbIngestOut:
     """Store one interleaved A/B comparison: `{machine_id, commit, reference: {kind, commit,
     label}, origin, run_id?, repository?, codecs?, document}`, the document being
     `basketbench-ab-v1`. 422 with every reason when anything is off (nothing stored); the
@@ -32,6 +34,10 @@ async def upload_ab_run(request: Request, response: Response, session: SessionDe
     out = await run_in_threadpool(ingest.ingest, session, settings, body)
     if out.duplicate:
         response.status_code = 200
+    elif settings.detection:
+        # after the answer: it confirms the changes waiting for it, or screens its commit
+        background.add_task(run_after_ab, request.app.state.sessionmaker, settings,
+                            out.ab_run_id)
     return out
 
 

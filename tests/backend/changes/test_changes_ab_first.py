@@ -114,3 +114,58 @@ def test_an_ab_candidate_the_confirming_ab_does_not_repeat_is_rejected(
     out = service.after_ab_run(session, settings, null)
     assert out.confirmed == [] and len(out.rejected) == 4
     assert ab_changes(client) == []
+
+
+def _estimate(rng: np.random.Generator, true: float) -> dict[str, Any]:
+    samples = np.sort(true * (1 + rng.normal(0, 0.005, 15)))
+    return {"ratio": float(np.median(samples)), "ci_low": float(samples[3]),
+            "ci_high": float(samples[11]), "pairs": 15, "disturbed_pairs": 0,
+            "samples": samples.tolist()}
+
+
+def test_the_confirming_ab_is_queued_and_its_upload_decides(
+        client: TestClient, auth: dict[str, str], session: Session) -> None:
+    """The hand-off end to end through the API: detection queues the confirming A/B as a run
+    of suite ab:<reference> (an A/B request of origin pipeline); the worker's upload of that
+    run (which knows only "a commit asked for") is stored as the request's kind and origin,
+    and, after the answer, confirms the changes waiting for it."""
+    seed_history(client, auth, HISTORY)
+    measured_commit(session, HISTORY)
+    add_ab(session, HISTORY, HISTORY - 1, 0.97, seed=1)
+    ingest(client, auth, make_doc(HISTORY, scale=0.90))
+    pending = ab_changes(client, state="confirming")
+    assert pending
+    queued = [r for r in runs(client) if r["suite"] == f"ab:{sha(HISTORY - 1)}"]
+    assert len(queued) == 1 and queued[0]["commit"] == sha(HISTORY)
+    (asked,) = client.get("/api/v1/ab-requests", params={"head_commit": sha(HISTORY)}).json()[
+        "items"]
+    assert (asked["origin"], asked["reference_kind"]) == ("pipeline", "previous")
+
+    rng = np.random.default_rng(5)
+    settings_ = sorted({c.setting for c in session.scalars(select(Configuration))
+                        if c.setting >= 100})  # not the memcpy baseline
+    results = [{"dataset": d.name, "setting": s, "roundtrip_ok": True,
+                "compressed_bytes": {"a": 1000, "b": 1000},
+                "compress": _estimate(rng, 0.965 if s == 505 else 1.0),
+                "decompress": _estimate(rng, 0.965 if s == 505 else 1.0)}
+               for d in session.scalars(select(Dataset)) for s in settings_]
+    side = {"build": "cache", "label": "build", "codec_versions": {}}
+    upload = {
+        "machine_id": session.scalar(select(Machine.id)), "commit": sha(HISTORY),
+        "run_id": queued[0]["id"], "origin": "compare",
+        "reference": {"kind": "commit", "commit": sha(HISTORY - 1)},
+        "document": {"schema": "basketbench-ab-v1", "a": side, "b": side,
+                     "method": {"order": "random", "ratio": "median", "ci": "order statistics",
+                                "confidence": 0.95, "disturbed_rule": "none",
+                                "repetitions_per_pair": 1},
+                     "load": {"loadavg_start": [1, 1, 1], "loadavg_end": [1, 1, 1]},
+                     "disturbed_fraction": 0.0, "results": results}}
+    stored = client.post("/api/v1/ab-runs", json=upload, headers=auth)
+    assert stored.status_code == 201, stored.text
+    run = session.get(AbRun, stored.json()["ab_run_id"])
+    assert run is not None and (run.reference_kind, run.origin) == ("previous", "pipeline")
+    confirmed = ab_changes(client, state="confirmed")
+    assert {c["id"] for c in confirmed} == {c["id"] for c in pending}
+    for c in confirmed:
+        detail = client.get(f"/api/v1/changes/{c['id']}").json()
+        assert detail["confirmation"]["result"]["ab_run_id"] == run.id

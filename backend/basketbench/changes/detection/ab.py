@@ -31,6 +31,7 @@ from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine
 from basketbench.models.ab import AB_METRICS, AbEffect, AbRun
 from basketbench.models.base import utcnow
+from basketbench.runs import ab_requests
 from basketbench.stats.abeffect import AbEstimate, decide_ab, screen_ab
 
 log = logging.getLogger(__name__)
@@ -62,8 +63,15 @@ def enqueue(session: Session, settings: Settings, request: AbRequest) -> None:
     and stores an ab_runs row, whose arrival calls ``service.after_ab_run``. Until it does, the
     changes wait as ``confirming`` and expire like candidates awaiting reruns
     (pending.expire: no live worker on the tag, or the pending timeout)."""
-    log.info("A/B confirmation requested: %s against %s on machine %s (%d changes)",
-             request.commit_sha[:12], request.reference_sha[:12], request.machine_id,
+    commit = session.get(Commit, request.commit_id)
+    reference = session.get(Commit, request.reference_commit_id)
+    if commit is None or reference is None:
+        log.warning("A/B confirmation of changes %s: commit or reference gone", request.change_ids)
+        return
+    run = ab_requests.queue(session, request.tag, session.get(Machine, request.machine_id),
+                            commit, reference, request.reference_kind, "pipeline", "detection")
+    log.info("A/B confirmation queued as run %s: %s against %s on machine %s (%d changes)",
+             run.id, request.commit_sha[:12], request.reference_sha[:12], request.machine_id,
              len(request.change_ids))
 
 

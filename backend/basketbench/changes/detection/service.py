@@ -30,6 +30,7 @@ from basketbench.runs import dispatch
 log = logging.getLogger(__name__)
 
 __all__ = ["DETECTION_LOCK", "Outcome", "after_ab_run", "after_ingest", "detect_commit",
+           "run_after_ab",
            "direction", "follow_up", "lock_machine", "on_run_final", "rule_for", "run_after_final"]
 
 
@@ -88,6 +89,16 @@ def follow_up(session: Session, settings: Settings, out: Outcome) -> None:
         bisect.start_for(session, settings, out.confirmed)
     dispatch.wake()
     notify.wake()
+
+
+def run_after_ab(sessionmaker: Any, settings: Settings, ab_run_id: int) -> None:
+    """Background entry after an A/B upload (POST /ab-runs): never raises."""
+    try:
+        with sessionmaker() as session:
+            out = after_ab_run(session, settings, ab_run_id)
+            follow_up(session, settings, out)
+    except Exception:
+        log.exception("change detection after A/B run %s failed", ab_run_id)
 
 
 def run_after_final(sessionmaker: Any, settings: Settings, run_id: int) -> None:
