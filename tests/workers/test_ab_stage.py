@@ -97,3 +97,36 @@ def test_the_upload_envelope_is_what_the_api_accepts() -> None:
                            {"set": "host", "root_version": None, "libraries": {"zlib": "1"}})
         parsed = AbUpload.model_validate(body)
         assert parsed.reference.kind == ref.kind and parsed.run_id == 7
+
+
+def test_the_measurement_of_a_commits_build_runs_rzbench_sandboxed(tmp_path: Path) -> None:
+    """abstage.measure with `sandboxed`: the child runs `rzbench ab` through the worker's
+    sandbox (bwrap, no network, an allow-listed environment), reading only the folders
+    sandbox_readable names, and still gives the document."""
+    import subprocess
+
+    from basketbench.measure.rzbench.runner import RzbenchNotFound, locate_rzbench
+    from basketbench_workers.pipeline.abstage import measure, sandbox_readable
+    from basketbench_workers.sandbox import Sandbox, SandboxUnavailable
+
+    try:
+        rzbench = locate_rzbench()
+        from basketbench_workers.config import WorkerSettings
+
+        Sandbox.for_settings(WorkerSettings()).check()
+    except (RzbenchNotFound, SandboxUnavailable) as exc:
+        pytest.skip(str(exc))
+    corpus = tmp_path / "data" / "tsmall.bbc"
+    corpus.parent.mkdir()
+    subprocess.run([str(rzbench), "synth", "tsmall", "-o", str(corpus)], check=True)
+    readable = sandbox_readable("host", "host", corpus, rzbench)
+    assert readable == sorted({str(rzbench.resolve().parent), str(corpus.parent)})
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    log = tmp_path / "run.log"
+    spec = AbSpec(corpora=("tsmall",), settings=(101,), pairs=3, target_ms=2.0)
+    doc = measure("host", "host", corpus, spec, rzbench, scratch, log, 300, sandboxed=True)
+    assert doc["schema"] == "basketbench-ab-v1" and len(doc["results"]) == 1
+    assert doc["results"][0]["roundtrip_ok"] is True
+    assert doc["results"][0]["compress"]["pairs"] + doc["results"][0]["compress"][
+        "disturbed_pairs"] == 3

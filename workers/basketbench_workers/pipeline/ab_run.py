@@ -62,6 +62,8 @@ class AbContext:
     log_path: Path
     build_dir_of: Callable[[str], Path | None]  # a commit's cached build dir, never building
     build_commit: Callable[[str], BuildResult]  # a commit's build, built when missing
+    # the run's rzbench or a side holds a commit's code: measured through the sandbox
+    sandboxed: bool = True
 
     @property
     def side_b(self) -> str | None:
@@ -156,7 +158,7 @@ def _measure(ctx: AbContext, spec: AbSpec, reference: Reference, side_b: str,
     reference = distinct_sides(reference, side_b, ctx.workdir)
     corpus = corpus_argument(spec.corpora, corpus_files, ctx.workdir)
     doc = measure(reference.build, side_b, corpus, spec, ctx.build.rzbench, ctx.workdir,
-                  ctx.log_path, ctx.seconds)
+                  ctx.log_path, ctx.seconds, ctx.sandboxed)
     say = say_to(ctx.log_path)
     for line in summary(doc):
         say(line)

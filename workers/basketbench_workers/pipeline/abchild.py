@@ -10,6 +10,9 @@ from pathlib import Path
 
 from basketbench.measure.ab import ABError, ABInputError, run_ab
 
+from basketbench_workers.config import WorkerSettings
+from basketbench_workers.sandbox import Sandbox, SandboxUnavailable
+
 
 def main(argv: list[str]) -> int:
     request = json.loads(Path(argv[1]).read_text())
@@ -17,15 +20,19 @@ def main(argv: list[str]) -> int:
     def say(message: str) -> None:
         print(message, flush=True)
 
+    launcher = None
+    if request.get("sandbox") is not None:  # a commit's code: rzbench runs sandboxed
+        launcher = Sandbox.for_settings(WorkerSettings()).launcher(
+            readable=[Path(p) for p in request["sandbox"]])
     try:
         doc = run_ab(request["a"], request["b"], Path(request["corpus"]),
                      request["settings"], pairs=int(request["pairs"]),
                      target_ms=float(request["target_ms"]), rzbench=Path(request["rzbench"]),
-                     say=say)
+                     say=say, launcher=launcher, scratch=Path(request["scratch"]))
     except ABInputError as exc:
         print(f"ab: bad input: {exc}", flush=True)
         return 2
-    except ABError as exc:
+    except (ABError, SandboxUnavailable) as exc:
         print(f"ab: failed: {exc}", flush=True)
         return 1
     partial = Path(request["out"] + ".partial")

@@ -32,7 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from basketbench.measure.realroot.releases import RootReleaseError, is_installed, lookup
+from basketbench.measure.realroot.releases import (
+    RootReleaseError,
+    is_installed,
+    lookup,
+    release_dir,
+)
 
 from basketbench_workers.build.gitmirror import Mirror
 from basketbench_workers.build.layer import LAYER_DIR
@@ -144,17 +149,36 @@ def corpus_argument(names: tuple[str, ...], files: dict[str, Path], scratch: Pat
     return folder
 
 
+def sandbox_readable(a: str, b: str, corpus: Path, rzbench: Path) -> list[str]:
+    """What a sandboxed rzbench ab reads: its binary's folder, both layers (a build's folder
+    or a release's wheel) and the corpus files (a folder's links resolved)."""
+    paths = {rzbench.resolve().parent}
+    for side in (a, b):
+        if side.startswith("release:"):
+            paths.add(release_dir(lookup(side.removeprefix("release:"))))
+        elif side != "host":
+            paths.add(Path(side).resolve())
+    files = sorted(corpus.iterdir()) if corpus.is_dir() else [corpus]
+    paths.update(f.resolve().parent for f in files)
+    if corpus.is_dir():
+        paths.add(corpus)
+    return sorted(str(p) for p in paths)
+
+
 def measure(a: str, b: str, corpus: Path, spec: AbSpec, rzbench: Path, scratch: Path,
-            log_path: Path, seconds: float) -> dict[str, Any]:
+            log_path: Path, seconds: float, sandboxed: bool = True) -> dict[str, Any]:
     """The basketbench-ab-v1 document of B against A, measured by abchild.py in a child
-    process group killed at `seconds`; AbSkipped with the reason when it fails or overruns."""
+    process group killed at `seconds`; AbSkipped with the reason when it fails or overruns.
+    `sandboxed`: a build of a commit is among the sides or the rzbench (commit code): the
+    child runs rzbench through the worker's sandbox (docs/security.md)."""
     request = scratch / "ab-request.json"
     out = scratch / "ab.json"
     out.unlink(missing_ok=True)
     request.write_text(json.dumps({
         "a": a, "b": b, "corpus": str(corpus), "settings": list(spec.settings),
         "pairs": spec.pairs, "target_ms": spec.target_ms, "rzbench": str(rzbench),
-        "out": str(out)}))
+        "out": str(out), "scratch": str(scratch),
+        "sandbox": sandbox_readable(a, b, corpus, rzbench) if sandboxed else None}))
     say = say_to(log_path)
     say(f"ab: B={b} against A={a}, settings {list(spec.settings)}, {spec.pairs} pairs, "
         f"corpus {corpus.name}, limit {seconds:.0f} s")

@@ -400,6 +400,7 @@ def _stages(
                                           Deadline("build", settings.stage_timeout("build")),
                                           _codec_set(run, suite.codecs, settings, profile,
                                                      mirror, other)),
+        sandboxed=sandbox is not None,
     )
     if requested_reference is not None:
         reporter.patch(machine_id=machine_id, build_cache_hit=build.cache_hit)

@@ -29,7 +29,7 @@ from typing import Any
 
 from basketbench.measure.realroot import releases
 from basketbench.measure.rzbench import ab_stats
-from basketbench.measure.rzbench.runner import RzbenchNotFound, locate_rzbench
+from basketbench.measure.rzbench.runner import Launcher, RzbenchNotFound, locate_rzbench
 
 SCHEMA = "basketbench-ab-v1"
 DEFAULT_SETTINGS = (101, 201, 404, 505)
@@ -232,11 +232,15 @@ def run_ab(
     rzbench: Path | None = None,
     raw_out: Path | None = None,
     say: Say = _quiet,
+    launcher: Launcher | None = None,
+    scratch: Path | None = None,
 ) -> dict[str, Any]:
     """The A/B document of build `b` against build `a` over `corpus` (a .bbc file or a folder
     of them) at `settings`; `raw_out` keeps rzbench's per-pair output. Raises ABInputError for
     bad input, ABError for a failed run; a result whose round trip failed is in the document
-    with `roundtrip_ok` false (and `error`)."""
+    with `roundtrip_ok` false (and `error`). With a `launcher` (a worker's sandbox, for builds
+    of untrusted commits), rzbench runs through it, writing only into a temporary folder under
+    `scratch`."""
     if pairs < 1:
         raise ABInputError(f"pairs must be >= 1, got {pairs}")
     if not target_ms > 0:
@@ -248,7 +252,7 @@ def run_ab(
         binary = rzbench or locate_rzbench()
     except RzbenchNotFound as exc:
         raise ABInputError(str(exc)) from exc
-    with tempfile.TemporaryDirectory(prefix="basketbench-ab-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="basketbench-ab-", dir=scratch) as tmp:
         out = raw_out or Path(tmp) / "ab.json"
         cmd = [str(binary), "ab", "--a", side_a.layer, "--b", side_b.layer,
                "--settings", ",".join(map(str, chosen)), "--pairs", str(pairs),
@@ -257,6 +261,8 @@ def run_ab(
             cmd += ["--corpus", str(f)]
         say(f"measuring {side_b.label} against {side_a.label}: {len(files)} corpus file(s), "
             f"settings {','.join(map(str, chosen))}, {pairs} pairs each")
+        if launcher is not None:
+            cmd = launcher(cmd, [out.parent])
         start = _load_snapshot()
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         end = _load_snapshot()
