@@ -118,8 +118,23 @@ std::string version_number(unsigned v)
 
 } // namespace
 
+// AddressSanitizer aborts the process on any dlopen with RTLD_DEEPBIND (google/sanitizers#611),
+// and without it a layer would run the host's codec copies: a sanitizer build loads no layer.
+#if defined(__SANITIZE_ADDRESS__)
+#define RZBENCH_NO_LAYERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RZBENCH_NO_LAYERS 1
+#endif
+#endif
+
 LoadedLayer load_layer(const std::string &path)
 {
+#ifdef RZBENCH_NO_LAYERS
+   throw LayerError("cannot load layer " + path +
+                    ": this is a sanitizer build of rzbench, which loads no layer (AddressSanitizer "
+                    "refuses RTLD_DEEPBIND); use the release build");
+#endif
    void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
    if (h == nullptr) {
       const char *e = dlerror();
