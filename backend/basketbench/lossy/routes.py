@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 from basketbench.lossy import service
 from basketbench.lossy.schemas import (
@@ -20,8 +20,8 @@ from basketbench.web.deps import MachineToken, ReadAccess, SessionDep
 router = APIRouter(tags=["lossy"], dependencies=[ReadAccess])
 upload_router = APIRouter(tags=["lossy"])
 
-Setting = Annotated[int, Query(ge=100, le=509)]
-Text = Annotated[str, Query(min_length=1, max_length=300)]
+Setting = Annotated[int, Query(ge=100, le=509, description="compression setting, "
+                                "algorithm * 100 + level")]
 
 
 @upload_router.post("/lossy-sweeps", response_model=LossyStored, status_code=201)
@@ -34,8 +34,10 @@ def post_lossy_sweep(session: SessionDep, _token: MachineToken, body: LossyUploa
 @router.get("/lossy-sweeps", response_model=LossySweepsOut)
 def get_lossy_sweeps(
     session: SessionDep,
-    file: Annotated[str | None, Query(max_length=300)] = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    file: Annotated[str | None, Query(max_length=300, description="only sweeps of this file "
+                                      "(its name)")] = None,
+    limit: Annotated[int, Query(ge=1, le=500, description="at most this many, newest "
+                                "first")] = 100,
 ) -> Any:
     """The newest sweeps (optionally of one file)."""
     return {"sweeps": service.list_sweeps(session, file, limit)}
@@ -43,9 +45,13 @@ def get_lossy_sweeps(
 
 @router.get("/lossy-sweeps/{sweep_id}", response_model=LossyColumnsOut)
 def get_lossy_sweep(
-    session: SessionDep, sweep_id: int, setting: Annotated[int | None, Query(ge=100, le=509)]
-    = None,
-    column: Annotated[list[str] | None, Query(max_length=service.MAX_COLUMNS)] = None,
+    session: SessionDep,
+    sweep_id: Annotated[int, Path(description="the sweep's id (GET /lossy-sweeps)")],
+    setting: Annotated[int | None, Query(ge=100, le=509, description="default: the sweep's "
+                                         "first setting")] = None,
+    column: Annotated[list[str] | None, Query(
+        max_length=service.MAX_COLUMNS, description="columns to show (repeatable); default: "
+        "the 8 largest at full")] = None,
 ) -> Any:
     """Every representation of the columns asked for (default: the 8 largest) at one setting
     (default: the sweep's first): bytes, saving against full and errors; the physics
@@ -55,12 +61,19 @@ def get_lossy_sweep(
 
 @router.get("/lossy/history", response_model=LossyHistoryOut)
 def get_lossy_history(
-    session: SessionDep, file: Text, column: Text,
-    representation: Literal["full", "half", "trunc", "quant"], bits: Annotated[int, Query(
-        ge=1, le=32)], setting: Setting,
+    session: SessionDep,
+    file: Annotated[str, Query(min_length=1, max_length=300, description="the file's name")],
+    column: Annotated[str, Query(min_length=1, max_length=300,
+                                 description="the branch or field name")],
+    representation: Annotated[Literal["full", "half", "trunc", "quant"], Query(
+        description="how the column is stored")],
+    bits: Annotated[int, Query(ge=1, le=32, description="bits on storage (32 for full, 16 for "
+                               "half)")],
+    setting: Setting,
     codecs: Annotated[str | None, Query(max_length=100, description="default: every codec set")]
     = None,
-    limit: Annotated[int, Query(ge=1, le=2000)] = 200,
+    limit: Annotated[int, Query(ge=1, le=2000, description="the newest this many commits")]
+    = 200,
 ) -> Any:
     """One column's bytes at one representation and setting over the newest commits."""
     return service.history(session, file=file, column=column, representation=representation,

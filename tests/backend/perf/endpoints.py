@@ -55,6 +55,9 @@ READS: dict[str, tuple[str, str]] = {
                      "&machine=bench-haswell"),
     "ab requests": ("/api/v1/ab-requests", "/api/v1/ab-requests?machine=bench-haswell"),
     "ab request": ("/api/v1/ab-requests/{run_id}", "/api/v1/ab-requests/1"),
+    "ab runs": ("/api/v1/ab-runs", "/api/v1/ab-runs?machine=bench-haswell&commit={head}"),
+    "recommend speeds": ("/api/v1/recommend/speeds", "/api/v1/recommend/speeds"
+                         "?machine=bench-haswell&dataset=nanoaod-ttbar&commit={head}"),
     "lossy sweeps": ("/api/v1/lossy-sweeps", "/api/v1/lossy-sweeps?file=uproot-HZZ.root"),
     "lossy sweep": ("/api/v1/lossy-sweeps/{sweep_id}", "/api/v1/lossy-sweeps/1"),
     "lossy history": ("/api/v1/lossy/history", "/api/v1/lossy/history?file=uproot-HZZ.root"

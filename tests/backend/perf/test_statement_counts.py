@@ -46,6 +46,8 @@ EXPECTED: dict[str, tuple[int, int]] = {
     "io breakdown": (404, 3),  # no end-to-end I/O measured in the seeded world
     "ab requests": (200, 2),  # the machine, then its requests
     "ab request": (404, 1),  # the seeded runs are no A/B requests
+    "ab runs": (200, 4),  # machine, commit, the page of runs, its total
+    "recommend speeds": (200, 5),  # machine, dataset, commit, its results, their A/B effects
     "lossy sweeps": (200, 1),
     "lossy sweep": (404, 1),  # no lossy sweep in the seeded world
     "lossy history": (404, 1),

@@ -33,9 +33,15 @@ def post_ab_request(session: SessionDep, token: UserToken, body: AbRequestIn,
 
 
 @router.get("", response_model=AbRequestPage, dependencies=[ReadAccess])
-def list_ab_requests(session: SessionDep, machine: Ref = None, base_commit: Ref = None,
-                     head_commit: Ref = None,
-                     limit: Annotated[int, Query(ge=1, le=200)] = 20) -> Any:
+def list_ab_requests(
+    session: SessionDep, machine: Ref = None,
+    base_commit: Annotated[str | None, Query(max_length=200, description="side A's commit "
+                                             "(sha or unique prefix)")] = None,
+    head_commit: Annotated[str | None, Query(max_length=200, description="side B's commit "
+                                             "(sha or unique prefix)")] = None,
+    limit: Annotated[int, Query(ge=1, le=200, description="at most this many, newest "
+                                "first")] = 20,
+) -> Any:
     """The newest A/B requests (of a machine's tag and a pair of commits if given), with
     their run's status and, once uploaded, the A/B run that answers them."""
     return {"items": service.listing(session, machine, base_commit, head_commit, limit)}
