@@ -109,6 +109,7 @@ def _prepare_home(paths: DemoPaths, worker: Path, url: str, tag: str) -> None:
         return  # a configured stack: its database is the operator's
     (paths.home / "basketbench.sqlite").unlink(missing_ok=True)
     paths.token.unlink(missing_ok=True)
+    paths.machine_token.unlink(missing_ok=True)
     state_file(worker, url, tag).unlink(missing_ok=True)
     shutil.rmtree(run_dir(worker, url, 0).parent, ignore_errors=True)
 
@@ -180,8 +181,8 @@ def run_replay(options: ReplayOptions, log: Callable[[str], None] = say) -> dict
                 "BASKETBENCH_WEBHOOK_SECRET": secret})
     os.environ.update({k: v for k, v in env.items() if k.startswith("BASKETBENCH_")})
     migrate(env)
-    token = demo_token(env, paths)
-    env["BASKETBENCH_API_TOKEN"] = token
+    token = demo_token(env, paths)  # a user token: triggers the runs
+    env["BASKETBENCH_API_TOKEN"] = demo_token(env, paths, "machine")  # the embedded worker's
     write_suites(paths)
 
     log(f"starting the API on {url} (log: {paths.server_log})")
