@@ -91,7 +91,7 @@ export async function startBackend({ label = 'e2e', log = false } = {}) {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const token = execFileSync(BIN, ['token', 'create', '--name', 'e2e'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    const token = execFileSync(BIN, ['token', 'create', '--name', 'e2e', '--scope', 'admin'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
       .trim()
       .split('\n')
       .pop();
