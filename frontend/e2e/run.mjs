@@ -1161,6 +1161,10 @@ async function main() {
       // The worker's upload (tests/workers/test_advise_run.py runs a real one): the CLI's fixture.
       const fixture = readFileSync(path.join(FRONTEND, '..', 'tests', 'fixtures', 'advise-hzz-zlib.json'), 'utf8');
       const advice = JSON.parse(fixture);
+      // Only the worker that claimed the run may store its advice (issue 38): claim it as one.
+      const runInfo = await (await fetch(url(`/api/v1/runs/${created.run_id}`))).json();
+      const claimed = await fetch(url(`/api/v1/runs/${created.run_id}/claim`), { method: 'POST', body: JSON.stringify({ generation: runInfo.generation ?? 0 }), headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${backend.token}` } });
+      check(claimed.status === 200, `a worker claims the run (${claimed.status})`);
       const put = await fetch(url(`/api/v1/advise/${created.run_id}`), { method: 'PUT', body: fixture, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${backend.token}` } });
       check(put.status === 204, `the advice is stored (${put.status})`);
       await page.reload();
