@@ -275,7 +275,8 @@ class BuildCache:
             return found
         try:
             return link_layer(entry, profile, self.toolchain, log_path, deadline,
-                              context.get("ROOT_COMMIT", ""), host_libraries(rzbench))
+                              context.get("ROOT_COMMIT", ""),
+                              host_libraries(rzbench, self.sandbox))
         except StageFailed as exc:
             with log_path.open("a") as fh:
                 fh.write(f"layer: not linked ({exc}); the A/B stage will have no layer for "

@@ -23,6 +23,7 @@ from typing import Any
 from basketbench_workers.build.profiles import Profile
 from basketbench_workers.build.toolchain import Toolchain
 from basketbench_workers.procs import Deadline, StageFailed, capture, run_logged
+from basketbench_workers.sandbox import Sandbox, SandboxUnavailable
 
 LAYER_DIR = "layer"
 LAYER_NAME = "libbbzip.so"
@@ -98,11 +99,21 @@ def codec_versions(record: dict[str, Any], host_libraries: dict[str, str]) -> di
     return versions
 
 
-def host_libraries(rzbench: Path) -> dict[str, str]:
-    """The codec library versions `rzbench fingerprint` reports (those it links)."""
+def host_libraries(rzbench: Path, sandbox: Sandbox | None = None) -> dict[str, str]:
+    """The codec library versions `rzbench fingerprint` reports (those it links). A commit's
+    rzbench holds the commit's code (run at its start): with a sandbox it runs in it."""
     try:
-        found = json.loads(capture([str(rzbench), "fingerprint"])).get("libraries") or {}
-    except (OSError, ValueError, subprocess.SubprocessError):
+        if sandbox is not None and sandbox.enabled:
+            done = sandbox.run([str(rzbench), "fingerprint"], rzbench.resolve().parent,
+                               sandbox.limits(120), readable=[rzbench.resolve().parent],
+                               timeout=300)
+            if done.returncode != 0:
+                return {}
+            out = done.stdout
+        else:
+            out = capture([str(rzbench), "fingerprint"])
+        found = json.loads(out).get("libraries") or {}
+    except (OSError, ValueError, subprocess.SubprocessError, SandboxUnavailable):
         return {}
     return {str(k): str(v) for k, v in found.items() if v is not None}
 
