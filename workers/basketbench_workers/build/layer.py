@@ -68,13 +68,12 @@ def link_layer(
                       + "  local: *;\n};\n")
     so = partial / LAYER_NAME
     libraries = [str(x) for x in record.get("link_libraries", profile.link_libraries)]
-    run_logged(
-        [toolchain.cxx, "-shared", "-fPIC", "-o", so,
-         "-Wl,--whole-archive", archive, "-Wl,--no-whole-archive",
-         "-Wl,-Bsymbolic", "-Wl,--no-undefined", f"-Wl,--version-script={script}",
-         *(f"-l{name}" for name in libraries), "-lpthread"],
-        log, deadline,
-    )
+    cmd: list[str | Path] = [toolchain.cxx, "-shared", "-fPIC", "-o", so,
+           "-Wl,--whole-archive", archive, "-Wl,--no-whole-archive",
+           "-Wl,-Bsymbolic", "-Wl,--no-undefined", f"-Wl,--version-script={script}",
+           *(f"-l{name}" for name in libraries), "-lpthread"]
+    # the log names the build's own folder, not where the worker keeps it (run logs are public)
+    run_logged(cmd, log, deadline, shown=[str(a).replace(str(entry), "$BUILD") for a in cmd])
     missing = [name for name in REQUIRED if name not in _dynamic_symbols(so)]
     if missing:
         raise StageFailed(f"the linked layer does not export {missing} (C linkage expected)")
