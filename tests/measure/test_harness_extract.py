@@ -95,7 +95,8 @@ def test_payloads_match_the_root_file(root_files: list[Path], extracted: Extract
                     # Every compressed block starts with one of ROOT's 9-byte headers.
                     assert data[start : start + 2] in (b"ZL", b"XZ", b"L4", b"ZS", b"CS")
                 checked += 1
-        assert checked > 0, path.name
+        # an RNTuple-only file (e.g. the demo's converted HZZ) has pages, checked elsewhere
+        assert checked > 0 or all(b.kind == "page" for b in corpus.baskets), path.name
 
 
 def test_same_events_give_the_same_payloads(extracted: Extracted) -> None:
