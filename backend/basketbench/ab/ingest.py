@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from basketbench.ab.schemas import AbIngestOut, AbResult, AbUpload
 from basketbench.catalog.commits import ensure_commit
 from basketbench.catalog.lookup import get_repository
+from basketbench.core import ownership
 from basketbench.core.config import Settings
 from basketbench.core.errors import Invalid
 from basketbench.core.sqlutil import insert_ignore
@@ -55,13 +56,17 @@ def upload_hash(body: Any) -> str:
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def ingest(session: Session, settings: Settings, body: Any) -> AbIngestOut:
+def ingest(session: Session, settings: Settings, body: Any,
+           uploader: ApiToken | None = None) -> AbIngestOut:
+    """Store an upload; ``uploader`` (an HTTP upload's token) must serve the machine's tag."""
     upload = parse_upload(body)
     digest = upload_hash(body)
     machine = session.get(Machine, upload.machine_id)
     if machine is None:
         raise Invalid(f"unknown machine {upload.machine_id}",
                       [f"machine_id: no machine {upload.machine_id}"])
+    if uploader is not None:
+        ownership.check_tag(uploader, machine.tag)
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:k, :m)"),
                         {"k": AB_INGEST_LOCK, "m": machine.id})

@@ -24,14 +24,14 @@ _INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def upload_ab_run(request: Request, response: Response, session: SessionDep,
-                        settings: SettingsDep, _token: MachineToken,
+                        settings: SettingsDep, token: MachineToken,
                         background: BackgroundTasks) -> AbIngestOut:
     """Store one interleaved A/B comparison: `{machine_id, commit, reference: {kind, commit,
     label}, origin, run_id?, repository?, codecs?, document}`, the document being
     `basketbench-ab-v1`. 422 with every reason when anything is off (nothing stored); the
     same upload again answers 200 with the stored run."""
     body = guards.loads(await request.body())
-    out = await run_in_threadpool(ingest.ingest, session, settings, body)
+    out = await run_in_threadpool(ingest.ingest, session, settings, body, token)
     if out.duplicate:
         response.status_code = 200
     elif settings.detection:

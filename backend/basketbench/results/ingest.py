@@ -27,7 +27,7 @@ from typing_extensions import ReadOnly, TypedDict
 from basketbench.catalog import machines as machine_service
 from basketbench.catalog.commits import ensure_commit
 from basketbench.catalog.lookup import get_repository
-from basketbench.core import dbguard
+from basketbench.core import dbguard, ownership
 from basketbench.core.config import Settings
 from basketbench.core.db import engine_of
 from basketbench.core.errors import Invalid
@@ -36,7 +36,7 @@ from basketbench.measure.document.batch import DocumentBatch, DocumentError, par
 from basketbench.measure.document.contract import MAX_LISTED, capped
 from basketbench.measure.document.screen import Build
 from basketbench.measure.rzbench import noise
-from basketbench.models import Configuration, Dataset, Machine, Result, ResultDocument, Run
+from basketbench.models import ApiToken, Configuration, Dataset, Machine, Result, ResultDocument, Run
 from basketbench.results import codec_sets as codec_service
 from basketbench.results.schemas import IngestOut
 
@@ -353,18 +353,22 @@ class _StaleIds(Exception):
     """A cached configuration or dataset id is no longer in the database."""
 
 
-def store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
+def store_batch(session: Session, settings: Settings, batch: Batch,
+                uploader: ApiToken | None = None) -> IngestOut:
+    """Store a batch; ``uploader`` is the token of an HTTP upload (a machine token limited
+    to some hardware tags stores results of those tags' machines only)."""
     try:
-        return _store_once(session, settings, batch)
+        return _store_once(session, settings, batch, uploader)
     except _StaleIds:
         # A cached id's row was deleted since it was read: the cache is empty now.
         session.rollback()
-        return _store_once(session, settings, batch)
+        return _store_once(session, settings, batch, uploader)
 
 
-def _store_once(session: Session, settings: Settings, batch: Batch) -> IngestOut:
+def _store_once(session: Session, settings: Settings, batch: Batch,
+                uploader: ApiToken | None) -> IngestOut:
     try:
-        return _store_batch(session, settings, batch)
+        return _store_batch(session, settings, batch, uploader)
     except BaseException:
         _ids.clear()  # whatever went wrong, the next ingest reads the ids afresh
         raise
@@ -384,7 +388,8 @@ def duplicate_results(results: Sequence[StoredResult],
     return capped(reasons, MAX_LISTED)
 
 
-def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOut:
+def _store_batch(session: Session, settings: Settings, batch: Batch,
+                 uploader: ApiToken | None) -> IngestOut:
     reasons = _too_long(batch)
     if reasons:
         raise Invalid("document rejected: values too long", reasons)
@@ -422,6 +427,8 @@ def _store_batch(session: Session, settings: Settings, batch: Batch) -> IngestOu
         known = session.scalar(select(Machine).where(Machine.name == batch.machine_name)
                                .order_by(Machine.version.desc()).limit(1))
         tag = known.tag if known else str(batch.fingerprint.get("arch") or "untagged")
+    if uploader is not None:
+        ownership.check_tag(uploader, tag)
     machine, _ = machine_service.register_machine(
         session, batch.machine_name, tag, batch.fingerprint, batch.fingerprint_hash)
     set_name, root_version, libraries = batch.codecs or codec_service.host_codecs(
@@ -522,6 +529,7 @@ def _bulk_insert(session: Session, rows: list[tuple[Any, ...]]) -> None:
         raise
 
 
-def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target) -> IngestOut:
-    return store_batch(session, settings, harness_batch(doc, target))
+def ingest_harness(session: Session, settings: Settings, doc: Any, target: Target,
+                   uploader: ApiToken | None = None) -> IngestOut:
+    return store_batch(session, settings, harness_batch(doc, target), uploader)
 

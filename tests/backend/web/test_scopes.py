@@ -154,6 +154,22 @@ def test_machine_token_limited_to_tags(client: TestClient, session: Any,
         "name": "m", "tag": "epyc", "fingerprint": {"arch": "x86_64"}}).status_code == 403
 
 
+
+def test_tag_limited_token_uploads_for_its_tags_only(client: TestClient, session: Any) -> None:
+    """Results of another tag's machine are refused whole (nothing stored); its own pass."""
+    from bb_factories import document
+
+    _, plain = create_token(session, "haswell-uploader", "machine", ["haswell"])
+    mine = {"Authorization": f"Bearer {plain}"}
+    refused = client.post("/api/v1/results", headers=mine,
+                          json=document(commit="c" * 40, machine="epyc-01", tag="epyc"))
+    assert refused.status_code == 403 and "not 'epyc'" in refused.text
+    names = [m["name"] for m in client.get("/api/v1/machines").json()["items"]]
+    assert "epyc-01" not in names
+    stored = client.post("/api/v1/results", headers=mine,
+                         json=document(commit="c" * 40, machine="haswell-01", tag="haswell"))
+    assert stored.status_code == 201, stored.text
+
 def test_scopes_cannot_be_mixed_up(session: Any) -> None:
     from basketbench.core.errors import Invalid
 

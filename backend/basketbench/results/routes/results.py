@@ -83,14 +83,14 @@ _INGEST_RESPONSES: dict[int | str, dict[str, Any]] = {
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def ingest_results(
     request: Request, response: Response, session: SessionDep, settings: SettingsDep,
-    _token: MachineToken, background: BackgroundTasks, commit: str | None = None,
+    token: MachineToken, background: BackgroundTasks, commit: str | None = None,
     machine: str | None = None,
     tag: str | None = None, run_id: int | None = None, repository: str | None = None,
 ) -> IngestOut:
     doc = await _json_body(request)
     # The work is synchronous (SQL, validation): keep it off the event loop.
     out = await run_in_threadpool(ingest.ingest_harness, session, settings, doc,
-                                  _target(commit, machine, tag, run_id, repository))
+                                  _target(commit, machine, tag, run_id, repository), token)
     if out.duplicate:
         response.status_code = 200
     else:
@@ -103,7 +103,7 @@ async def ingest_results(
                  "schema": {"type": "object", "additionalProperties": True}}}}})
 async def ingest_gbench(
     request: Request, response: Response, session: SessionDep, settings: SettingsDep,
-    _token: MachineToken, background: BackgroundTasks,
+    token: MachineToken, background: BackgroundTasks,
     commit: Annotated[str | None, Query()] = None,
     machine: str | None = None, tag: str | None = None, run_id: int | None = None,
     repository: str | None = None,
@@ -112,7 +112,7 @@ async def ingest_gbench(
     doc = await _json_body(request)
     batch, _skipped = gbench_batch(doc, _target(commit, machine, tag, run_id, repository),
                                    dataset)
-    out = await run_in_threadpool(ingest.store_batch, session, settings, batch)
+    out = await run_in_threadpool(ingest.store_batch, session, settings, batch, token)
     if out.duplicate:
         response.status_code = 200
     else:
