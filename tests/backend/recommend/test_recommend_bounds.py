@@ -3,6 +3,8 @@ ranks, each once) and accept a bounded amount of work per request (docs/API.md).
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,3 +70,14 @@ def test_groups_work_is_bounded(client: TestClient) -> None:
     body["groups"].append(group("one-more", KEYS[:per]))
     r = client.post("/api/v1/recommend/groups", json=body)
     assert r.status_code == 422 and f"at most {MAX_GROUP_WORK}" in r.text
+
+
+def test_the_page_knows_the_groups_bound() -> None:
+    """The Recommend page sends the largest branches that fit one request
+    (frontend/src/features/recommend/utils/group-budget.ts): its copy of the bound must be the
+    server's, or a PHYSLITE-sized file gets a 422 instead of a table."""
+    ts = (Path(__file__).parents[3] / "frontend/src/features/recommend/utils/group-budget.ts"
+          ).read_text()
+    consts = {m[1]: int(m[2].replace("_", "")) for m in
+              re.finditer(r"export const (\w+) = ([\d_]+);", ts)}
+    assert consts == {"GROUP_WEIGHT": GROUP_WEIGHT, "MAX_GROUP_WORK": MAX_GROUP_WORK}

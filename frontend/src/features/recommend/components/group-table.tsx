@@ -1,11 +1,12 @@
 // Per type class or per branch: each group's own recommendation (its exact sizes, the file's
 // speeds; POST /recommend/groups, the CLI's engine) and what per-group settings would save
 // against the file's single best setting (ROOT allows a setting per branch).
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { settingLabel } from '@/lib/format';
 import type { CostModel, GroupSizes, SettingSpeeds } from '@/types/api';
 import { useGroupRecommendation } from '../api/post-recommend-groups';
+import { GROUP_WEIGHT, MAX_GROUP_WORK, withinBudget } from '../utils/group-budget';
 import { RootSnippet } from './provenance';
 
 const PAGE = 20;
@@ -37,7 +38,8 @@ function Unless({ summary }: { summary: string }) {
 export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: GroupSizes[]; speeds: SettingSpeeds[]; model: CostModel; currency: string }) {
   const { kind, groups, speeds, model, currency } = props;
   const [shown, setShown] = useState(PAGE);
-  const rec = useGroupRecommendation(groups, speeds, model);
+  const budget = useMemo(() => withinBudget(groups), [groups]);
+  const rec = useGroupRecommendation(budget.ranked, speeds, model);
   const noun = kind === 'branch' ? 'branch' : 'type class';
   const plural = kind === 'branch' ? 'branches' : 'type classes';
 
@@ -54,6 +56,12 @@ export function GroupTable(props: { kind: 'type_class' | 'branch'; groups: Group
   return (
     <section data-testid={`groups-${kind}`} data-fetching={rec.isFetching ? 'true' : 'false'} data-file-recommended={d.file_recommended ?? ''}>
       <h3>by {noun}</h3>
+      {budget.leftOut > 0 && (
+        <p className="muted" data-testid={`groups-${kind}-left-out`} data-left-out={budget.leftOut}>
+          Ranked the {budget.ranked.length} largest {plural}; the {budget.leftOut} smaller ones ({pct(budget.leftOutShare)} of the file&apos;s uncompressed bytes) do not fit one
+          request ({MAX_GROUP_WORK} = sizes + {GROUP_WEIGHT} × {plural}) and are left out of this table and its totals.
+        </p>
+      )}
       <p data-testid={`saving-${kind}`} data-saving-fraction={d.saving_fraction}>
         {d.file_recommended ? (
           <>
