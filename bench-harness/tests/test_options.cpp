@@ -167,7 +167,7 @@ TEST(Options, AbValues)
    EXPECT_EQ(usage_error("ab", {"--min-cpu-wall", "1.5"}), "invalid --min-cpu-wall '1.5' (expected a number in 0..1)");
    EXPECT_EQ(usage_error("ab", {"--pairs", "-1"}), "invalid --pairs '-1' (expected an integer in 0..100000)");
    EXPECT_EQ(usage_error("ab", {"--b-codecs", "5"}), "--b-codecs: '5' is not ALGORITHM:LEVEL");
-   EXPECT_EQ(usage_error("ab", {"--b-codecs", "3:1"}), "--b-codecs: unknown algorithm 3");
+   EXPECT_EQ(usage_error("ab", {"--b-codecs", "6:1"}), "invalid --b-codecs algorithm '6' (expected an integer in 1..5)");
    EXPECT_EQ(usage_error("ab", {"--a", ""}), "--a needs host or the path of a layer shared object");
 }
 

@@ -330,6 +330,7 @@ def run_arena(
                    "root_readable": "ROOT's reference layer decoded every buffer the candidate "
                                     "wrote, byte-exactly"},
         "buffers": corpora.buffers,
+        "embedded_buffers": corpora.embedded_buffers,
         "uncompressed_bytes": corpora.uncompressed_bytes,
         "shape_buffers": corpora.shape_buffers,
         "shape_bytes": corpora.shape_bytes,
