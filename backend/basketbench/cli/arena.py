@@ -78,5 +78,7 @@ def arena_command(
         raise fail(f"{len(failed)} result(s) failed: {details}", 1)
 
 
-def _f(ratio: dict[str, float] | None) -> str:
-    return "-" if ratio is None else f"{ratio['median']:.3f}"
+def _f(ratio: dict[str, float | None] | None) -> str:
+    if ratio is None or ratio["median"] is None:
+        return "-"
+    return f"{ratio['median']:.3f}"

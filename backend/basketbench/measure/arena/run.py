@@ -141,7 +141,9 @@ def _rzbench_ab(rzbench: Path, a_layer: str, b_layer: str, corpora: Sequence[Pat
 
 
 def _ratio(effect: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not effect or effect.get("ratio") is None:
+    """The contract's ratio object; null when no pair was measured. Pairs that were all
+    disturbed keep their count with a null median, so the document says why there is none."""
+    if not effect or effect.get("pairs", 0) + effect.get("disturbed_pairs", 0) == 0:
         return None
     return {"median": effect["ratio"], "ci_low": effect["ci_low"],
             "ci_high": effect["ci_high"], "pairs": effect["pairs"],
