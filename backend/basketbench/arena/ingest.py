@@ -23,6 +23,8 @@ from basketbench.catalog.lookup import get_repository
 from basketbench.core.config import Settings
 from basketbench.core.errors import Invalid
 from basketbench.measure.document.arena import ArenaResult as ResultIn
+from basketbench.measure.document.arena import LevelMappingEntry as MappingIn
+from basketbench.measure.document.arena import SpeedRatio
 from basketbench.models import ArenaResult, ArenaRun, Commit, Machine, Repository, Run
 
 # "bb" + 4 (commits.py holds "bb" + 1, detection "bb" + 2, A/B "bb" + 3).
@@ -81,13 +83,23 @@ def ingest(session: Session, settings: Settings, body: Any) -> ArenaStored:
         file=doc.file, file_sha256=doc.file_sha256, format=doc.format,
         host=doc.machine.model_dump(), load=doc.load.model_dump(), buffers=doc.buffers,
         uncompressed_bytes=doc.uncompressed_bytes,
-        candidates=[c.model_dump() for c in doc.candidates], document_sha256=digest)
+        candidates=[c.model_dump() for c in doc.candidates], document_sha256=digest,
+        reference=({"label": doc.reference.label,
+                    "codec_versions": dict(doc.reference.codec_versions)}
+                   if doc.reference is not None else None),
+        method=doc.method,
+        shape_totals={shape: {"buffers": doc.shape_buffers.get(shape),
+                              "bytes": doc.shape_bytes.get(shape)}
+                      for shape in sorted({*doc.shape_buffers, *doc.shape_bytes})})
     session.add(arena_run)
     session.flush()
+    whole = {(r.candidate, r.level, r.reference_setting): r for r in doc.results}
     rows = ([_row(arena_run.id, "candidate", r, None) for r in doc.results]
             + [_row(arena_run.id, "shape", r, r.shape) for r in doc.shapes]
-            + [_row(arena_run.id, "mapping", r, None)
-               for r in (*doc.level_mapping.zstd, *doc.level_mapping.lz4)])
+            + [_mapping_row(arena_run.id, family, m, whole)
+               for family, entries in (("zstd", doc.level_mapping.zstd),
+                                       ("lz4", doc.level_mapping.lz4))
+               for m in entries])
     session.execute(insert(ArenaResult), rows)
     session.commit()
     return ArenaStored(arena_run_id=arena_run.id, results=len(rows), duplicate=False)
@@ -95,13 +107,40 @@ def ingest(session: Session, settings: Settings, body: Any) -> ArenaStored:
 
 def _row(arena_run_id: int, view: str, r: ResultIn, shape: str | None) -> dict[str, Any]:
     row: dict[str, Any] = {
-        "arena_run_id": arena_run_id, "view": view, "shape": shape,
+        "arena_run_id": arena_run_id, "view": view, "shape": shape, "root_setting": None,
         **r.model_dump(include={
             "candidate", "family", "level", "reference_setting", "compressed_bytes",
-            "reference_bytes", "size_change_pct", "roundtrip_ok", "root_readable",
-            "compress_instructions", "decompress_instructions",
+            "reference_bytes", "size_change_pct", "identical_to_reference", "roundtrip_ok",
+            "root_readable", "error", "compress_instructions", "decompress_instructions",
             "reference_compress_instructions", "reference_decompress_instructions"})}
-    for direction, ratio in (("compress", r.compress_ratio), ("decompress", r.decompress_ratio)):
+    return _with_ratios(row, r.compress_ratio, r.decompress_ratio)
+
+
+def _mapping_row(arena_run_id: int, family: str, m: MappingIn,
+                 whole: dict[tuple[str, int, int], ResultIn]) -> dict[str, Any]:
+    """A level-mapping entry is the family's own library (candidate = the family's name) at
+    one native level; its round trip, readability and instruction counts are those of the
+    same measurement among the whole-file results, when it is there."""
+    same = whole.get((family, m.native_level, m.reference_setting))
+    row: dict[str, Any] = {
+        "arena_run_id": arena_run_id, "view": "mapping", "shape": None,
+        "candidate": family, "family": family, "level": m.native_level,
+        "root_setting": m.root_setting, "reference_setting": m.reference_setting,
+        "compressed_bytes": m.compressed_bytes, "reference_bytes": m.reference_bytes,
+        "size_change_pct": m.size_change_pct,
+        "identical_to_reference": m.identical_to_reference,
+        "roundtrip_ok": same.roundtrip_ok if same else None,
+        "root_readable": same.root_readable if same else None,
+        "error": same.error if same else None,
+        **{key: getattr(same, key) if same else None for key in (
+            "compress_instructions", "decompress_instructions",
+            "reference_compress_instructions", "reference_decompress_instructions")}}
+    return _with_ratios(row, m.compress_ratio, m.decompress_ratio)
+
+
+def _with_ratios(row: dict[str, Any], compress: SpeedRatio | None,
+                 decompress: SpeedRatio | None) -> dict[str, Any]:
+    for direction, ratio in (("compress", compress), ("decompress", decompress)):
         row[f"{direction}_ratio"] = ratio.median if ratio else None
         row[f"{direction}_ci_low"] = ratio.ci_low if ratio else None
         row[f"{direction}_ci_high"] = ratio.ci_high if ratio else None

@@ -48,11 +48,14 @@ class ArenaResultOut(BaseModel):
     level: int
     shape: str | None
     reference_setting: int
-    compressed_bytes: int
-    reference_bytes: int
-    size_change_pct: float
-    roundtrip_ok: bool
-    root_readable: bool
+    root_setting: int | None  # level mapping: the ROOT setting reaching this level
+    compressed_bytes: int | None  # None: a failed result (error)
+    reference_bytes: int | None
+    size_change_pct: float | None
+    identical_to_reference: bool | None
+    roundtrip_ok: bool | None
+    root_readable: bool | None
+    error: str | None
     compress_ratio: SpeedRatioOut | None
     decompress_ratio: SpeedRatioOut | None
     compress_instructions: float | None
@@ -67,7 +70,8 @@ class ArenaCandidateOut(BaseModel):
     version: str
     source: str
     sha256: str | None
-    root_readable: bool
+    what: str | None = None
+    root_readable: bool | None
 
 
 class ArenaRunOut(BaseModel):
@@ -84,6 +88,9 @@ class ArenaRunOut(BaseModel):
     buffers: int
     uncompressed_bytes: int
     candidates: list[ArenaCandidateOut]
+    reference: dict[str, Any] | None  # ROOT's side: {label, codec_versions}
+    method: dict[str, Any]
+    shape_totals: dict[str, Any]  # {shape: {buffers, bytes}}
     created_at: datetime
 
 
@@ -106,10 +113,11 @@ class ArenaHistoryPointOut(BaseModel):
     committed_at: datetime | None
     arena_run_id: int
     created_at: datetime
-    compressed_bytes: int
-    reference_bytes: int
-    size_change_pct: float
-    roundtrip_ok: bool
+    compressed_bytes: int | None
+    reference_bytes: int | None
+    size_change_pct: float | None
+    roundtrip_ok: bool | None
+    error: str | None
     compress_ratio: SpeedRatioOut | None
     decompress_ratio: SpeedRatioOut | None
     compress_instructions: float | None

@@ -47,9 +47,10 @@ def _ratio(result: ArenaResult, direction: str) -> SpeedRatioOut | None:
 def _result_out(r: ArenaResult) -> ArenaResultOut:
     return ArenaResultOut(
         candidate=r.candidate, family=r.family, level=r.level, shape=r.shape,
-        reference_setting=r.reference_setting, compressed_bytes=r.compressed_bytes,
-        reference_bytes=r.reference_bytes, size_change_pct=r.size_change_pct,
-        roundtrip_ok=r.roundtrip_ok, root_readable=r.root_readable,
+        reference_setting=r.reference_setting, root_setting=r.root_setting,
+        compressed_bytes=r.compressed_bytes, reference_bytes=r.reference_bytes,
+        size_change_pct=r.size_change_pct, identical_to_reference=r.identical_to_reference,
+        roundtrip_ok=r.roundtrip_ok, root_readable=r.root_readable, error=r.error,
         compress_ratio=_ratio(r, "compress"), decompress_ratio=_ratio(r, "decompress"),
         compress_instructions=r.compress_instructions,
         decompress_instructions=r.decompress_instructions,
@@ -64,6 +65,7 @@ def _run_out(run: ArenaRun, machine: str, sha: str | None) -> ArenaRunOut:
         host=run.host or {}, load=run.load or {}, buffers=run.buffers,
         uncompressed_bytes=run.uncompressed_bytes,
         candidates=run.candidates or [],  # type: ignore[arg-type]
+        reference=run.reference, method=run.method or {}, shape_totals=run.shape_totals or {},
         created_at=run.created_at)
 
 
@@ -139,7 +141,7 @@ def history(session: Session, *, file: str, machine: str, candidate: str, level:
     points = [ArenaHistoryPointOut(
         commit=sha, committed_at=date, arena_run_id=run_id, created_at=created,
         compressed_bytes=r.compressed_bytes, reference_bytes=r.reference_bytes,
-        size_change_pct=r.size_change_pct, roundtrip_ok=r.roundtrip_ok,
+        size_change_pct=r.size_change_pct, roundtrip_ok=r.roundtrip_ok, error=r.error,
         compress_ratio=_ratio(r, "compress"), decompress_ratio=_ratio(r, "decompress"),
         compress_instructions=r.compress_instructions,
         reference_compress_instructions=r.reference_compress_instructions,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from basketbench.models.base import Base, BigId, Json, Timestamp, utcnow
@@ -48,6 +48,12 @@ class ArenaRun(Base):
     uncompressed_bytes: Mapped[int] = mapped_column(BigInteger, default=0)
     # [{candidate, family, version, source, sha256, root_readable}]
     candidates: Mapped[list[dict[str, Any]]] = mapped_column(Json, default=list)
+    # ROOT's side: {label, codec_versions} (the layer's path is the worker's, never shown)
+    reference: Mapped[dict[str, Any] | None] = mapped_column(Json)
+    # how it was measured, as the tool states it (pairs, target, the ratio's definition)
+    method: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
+    # per data shape: {shape: {buffers, bytes}}
+    shape_totals: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
     document_sha256: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
@@ -66,11 +72,17 @@ class ArenaResult(Base):
     level: Mapped[int] = mapped_column(Integer)
     shape: Mapped[str | None] = mapped_column(String(100))
     reference_setting: Mapped[int] = mapped_column(Integer)
-    compressed_bytes: Mapped[int] = mapped_column(BigInteger)
-    reference_bytes: Mapped[int] = mapped_column(BigInteger)
-    size_change_pct: Mapped[float] = mapped_column(Float)
-    roundtrip_ok: Mapped[bool] = mapped_column(Boolean)
-    root_readable: Mapped[bool] = mapped_column(Boolean)
+    # level mapping: the ROOT setting that reaches this native level (None: none does)
+    root_setting: Mapped[int | None] = mapped_column(Integer)
+    # sizes are None only for a failed result (`error`)
+    compressed_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    reference_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    size_change_pct: Mapped[float | None] = mapped_column(Float)
+    identical_to_reference: Mapped[bool | None] = mapped_column(Boolean)
+    # None on a level-mapping row without its whole-file result
+    roundtrip_ok: Mapped[bool | None] = mapped_column(Boolean)
+    root_readable: Mapped[bool | None] = mapped_column(Boolean)
+    error: Mapped[str | None] = mapped_column(Text)
     # candidate speed / ROOT speed: median of the interleaved pairs' ratios and its interval
     compress_ratio: Mapped[float | None] = mapped_column(Float)
     compress_ci_low: Mapped[float | None] = mapped_column(Float)

@@ -39,7 +39,8 @@ Bytes = Annotated[int, Field(ge=0, le=2**62)]
 Count = Annotated[int, Field(ge=0, le=10**9)]
 PerMb = Annotated[float, Field(ge=0, le=1e15)]
 Family = Literal["zlib", "zstd", "lz4", "lzma"]
-LoadAverages = Annotated[list[Annotated[float, Field(ge=0)]], Field(min_length=3, max_length=3)]
+LoadAverages = Annotated[list[Annotated[float, Field(ge=0)] | None],
+                         Field(min_length=3, max_length=3)]
 
 
 class _Strict(BaseModel):
@@ -49,28 +50,43 @@ class _Strict(BaseModel):
 class ArenaMachine(_Strict):
     hostname: Annotated[str, Field(min_length=1, max_length=255)]
     cpu_model: Annotated[str, Field(max_length=300)] | None = None
+    cores: Annotated[int, Field(ge=1, le=100_000)] | None = None
     hardware_tag: Annotated[str, Field(max_length=100)] | None = None
 
 
 class ArenaLoad(_Strict):
-    """Load averages (1, 5, 15 min) when the measurement started and ended: context shown
-    with the numbers, never a verdict (the A/B ratios carry their own disturbance counts)."""
+    """Load averages (1, 5, 15 min; null where the system gives none) when the measurement
+    started and ended: context shown with the numbers, never a verdict (the A/B ratios
+    carry their own disturbance counts)."""
 
-    before: LoadAverages
-    after: LoadAverages
+    loadavg_start: LoadAverages
+    loadavg_end: LoadAverages
+
+
+class ArenaReference(_Strict):
+    """ROOT's side: the layer measured as ROOT's current choice (a build, "host" or a
+    release), its label and the codec library versions it reported."""
+
+    layer: Annotated[str, Field(min_length=1, max_length=1000)]
+    label: Annotated[str, Field(max_length=300)]
+    codec_versions: dict[Annotated[str, Field(max_length=50)],
+                         Annotated[str, Field(max_length=100)]] = Field(default_factory=dict,
+                                                                        max_length=50)
 
 
 class ArenaCandidate(_Strict):
     """Where a candidate's code came from: its library version, the source (a Debian source
     package, a PyPI sdist, the host's shared library) and that source's SHA-256 when it was
-    downloaded; whether ROOT can read its output as it is (same block header and format)."""
+    downloaded; whether ROOT's layer read back every buffer it wrote (null: nothing
+    measured)."""
 
     candidate: Name
     family: Family
     version: Annotated[str, Field(min_length=1, max_length=100)]
     source: Text
     sha256: Sha256 | None = None
-    root_readable: bool
+    what: Text | None = None
+    root_readable: bool | None
 
 
 class SpeedRatio(_Strict):
@@ -99,16 +115,37 @@ class SpeedRatio(_Strict):
         return self
 
 
+def _check_sizes(compressed: int | None, reference: int | None, change: float | None,
+                 reference_setting: int, families: tuple[int, ...] = (1, 2, 4, 5)) -> None:
+    algorithm, level = divmod(reference_setting, 100)
+    if algorithm not in families or not 1 <= level <= 9:
+        raise ValueError(f"reference_setting {reference_setting} is not a ROOT setting of "
+                         "zlib, lzma, lz4 or zstd (such as 101 or 505)")
+    if compressed is None or not reference:
+        if change is not None:
+            raise ValueError("size_change_pct needs both sizes (and a reference above 0)")
+        return
+    if change is None:
+        raise ValueError("both sizes are known: size_change_pct is "
+                         "100 * (compressed - reference) / reference")
+    exact = 100.0 * (compressed - reference) / reference
+    if abs(exact - change) > SIZE_CHANGE_TOLERANCE_PCT:
+        raise ValueError(f"size_change_pct {change} is not "
+                         f"100 * (compressed - reference) / reference = {exact:.4f}")
+
+
 class ArenaResult(_Strict):
-    """One candidate at one native level against one ROOT setting."""
+    """One candidate at one native level against one ROOT setting. Sizes are null only for
+    a failed result (`error` says why)."""
 
     candidate: Name
     family: Family
     level: Annotated[int, Field(ge=-(2**17), le=100)]
     reference_setting: Annotated[int, Field(ge=100, le=599)]
-    compressed_bytes: Bytes
-    reference_bytes: Bytes
-    size_change_pct: Annotated[float, Field(ge=-100, le=1e9)]
+    compressed_bytes: Bytes | None
+    reference_bytes: Bytes | None
+    size_change_pct: Annotated[float, Field(ge=-100, le=1e9)] | None
+    identical_to_reference: bool | None = None
     roundtrip_ok: bool
     root_readable: bool
     compress_ratio: SpeedRatio | None
@@ -117,27 +154,19 @@ class ArenaResult(_Strict):
     decompress_instructions: PerMb | None = None
     reference_compress_instructions: PerMb | None = None
     reference_decompress_instructions: PerMb | None = None
+    error: Annotated[str, Field(max_length=4000)] | None = None
 
     @model_validator(mode="after")
     def _arithmetic(self) -> ArenaResult:
-        algorithm, level = divmod(self.reference_setting, 100)
-        if algorithm not in (1, 2, 4, 5) or not 1 <= level <= 9:
-            raise ValueError(f"reference_setting {self.reference_setting} is not a ROOT "
-                             "setting of zlib, lzma, lz4 or zstd (such as 101 or 505)")
-        if self.reference_bytes == 0:
-            if self.compressed_bytes != 0 or self.size_change_pct != 0:
-                raise ValueError("reference_bytes 0: nothing was compressed, so "
-                                 "compressed_bytes and size_change_pct are 0")
-            return self
-        exact = 100.0 * (self.compressed_bytes - self.reference_bytes) / self.reference_bytes
-        if abs(exact - self.size_change_pct) > SIZE_CHANGE_TOLERANCE_PCT:
-            raise ValueError(f"size_change_pct {self.size_change_pct} is not "
-                             f"100 * (compressed - reference) / reference = {exact:.4f}")
-        if not self.roundtrip_ok and (self.compress_ratio or self.decompress_ratio):
+        _check_sizes(self.compressed_bytes, self.reference_bytes, self.size_change_pct,
+                     self.reference_setting)
+        if self.error is None and (self.compressed_bytes is None
+                                   or self.reference_bytes is None):
+            raise ValueError("a result without an error has both sizes")
+        if not self.roundtrip_ok and any(r is not None and r.median is not None
+                                         for r in (self.compress_ratio, self.decompress_ratio)):
             # a failed round trip is a failed result, never a number (DESIGN: measuring well)
-            if any(r is not None and r.median is not None
-                   for r in (self.compress_ratio, self.decompress_ratio)):
-                raise ValueError("a result whose round trip failed carries no speed ratio")
+            raise ValueError("a result whose round trip failed carries no speed ratio")
         return self
 
 
@@ -147,19 +176,44 @@ class ArenaShapeResult(ArenaResult):
     shape: Annotated[str, Field(min_length=1, max_length=100)]
 
 
+class LevelMappingEntry(_Strict):
+    """One native level of the family's own library against ROOT's setting of that family
+    (zstd 3..19 against 505 = zstd 10; LZ4 / LZ4HC levels against 404): `root_setting` is
+    the ROOT setting that reaches this native level, null when none does."""
+
+    native_level: Annotated[int, Field(ge=-(2**17), le=100)]
+    root_setting: Annotated[int, Field(ge=100, le=599)] | None
+    reference_setting: Annotated[int, Field(ge=100, le=599)]
+    compressed_bytes: Bytes | None
+    reference_bytes: Bytes | None
+    size_change_pct: Annotated[float, Field(ge=-100, le=1e9)] | None
+    identical_to_reference: bool | None = None
+    compress_ratio: SpeedRatio | None
+    decompress_ratio: SpeedRatio | None
+
+    @model_validator(mode="after")
+    def _arithmetic(self) -> LevelMappingEntry:
+        _check_sizes(self.compressed_bytes, self.reference_bytes, self.size_change_pct,
+                     self.reference_setting)
+        return self
+
+
 class LevelMapping(_Strict):
-    zstd: list[ArenaResult] = Field(default_factory=list, max_length=1000)
-    lz4: list[ArenaResult] = Field(default_factory=list, max_length=1000)
+    zstd: list[LevelMappingEntry] = Field(default_factory=list, max_length=1000)
+    lz4: list[LevelMappingEntry] = Field(default_factory=list, max_length=1000)
 
     @model_validator(mode="after")
     def _families(self) -> LevelMapping:
         for key, rows in (("zstd", self.zstd), ("lz4", self.lz4)):
+            seen = set()
             for i, row in enumerate(rows):
-                if row.family != key:
-                    raise ValueError(f"{key}/{i}: a {row.family} entry in the {key} mapping")
-                if row.reference_setting // 100 != FAMILY_ALGORITHM[key]:
-                    raise ValueError(f"{key}/{i}: the {key} mapping compares with a {key} "
-                                     f"setting, not {row.reference_setting}")
+                for setting in (row.reference_setting, row.root_setting):
+                    if setting is not None and setting // 100 != FAMILY_ALGORITHM[key]:
+                        raise ValueError(f"{key}/{i}: the {key} mapping holds {key} "
+                                         f"settings, not {setting}")
+                if (row.native_level, row.reference_setting) in seen:
+                    raise ValueError(f"{key}/{i}: level {row.native_level} appears twice")
+                seen.add((row.native_level, row.reference_setting))
         return self
 
 
@@ -170,8 +224,16 @@ class ArenaDocument(_Strict):
     format: Literal["ttree", "rntuple"]
     machine: ArenaMachine
     load: ArenaLoad
+    reference: ArenaReference | None = None
+    # how it was measured, as the tool states it (pairs, target, the ratio's definition)
+    method: dict[Annotated[str, Field(max_length=100)], Any] = Field(default_factory=dict,
+                                                                     max_length=100)
     buffers: Count
     uncompressed_bytes: Bytes
+    shape_buffers: dict[Annotated[str, Field(max_length=100)], Count] = Field(
+        default_factory=dict, max_length=1000)
+    shape_bytes: dict[Annotated[str, Field(max_length=100)], Bytes] = Field(
+        default_factory=dict, max_length=1000)
     candidates: list[ArenaCandidate] = Field(min_length=1, max_length=MAX_CANDIDATES)
     results: list[ArenaResult] = Field(min_length=1, max_length=MAX_RESULTS)
     shapes: list[ArenaShapeResult] = Field(default_factory=list, max_length=MAX_RESULTS)
@@ -190,7 +252,7 @@ class ArenaDocument(_Strict):
         rows: list[tuple[str, ArenaResult, tuple[Any, ...]]] = (
             [("results", r, ()) for r in self.results]
             + [("shapes", r, (r.shape,)) for r in self.shapes])
-        seen: dict[tuple[Any, ...], int] = {}
+        seen: set[tuple[Any, ...]] = set()
         for where, r, extra in rows:
             described = named.get(r.candidate)
             if described is None:
@@ -204,15 +266,7 @@ class ArenaDocument(_Strict):
                                  f"{r.reference_setting}"
                                  + (f" on shape {extra[0]!r}" if extra else "")
                                  + " appears twice")
-            seen[key] = 1
-        for key, mapped in (("zstd", self.level_mapping.zstd), ("lz4", self.level_mapping.lz4)):
-            levels = [(r.candidate, r.level, r.reference_setting) for r in mapped]
-            if len(set(levels)) != len(levels):
-                raise ValueError(f"level_mapping/{key}: a level appears twice")
-            unknown = {r.candidate for r in mapped} - set(named)
-            if unknown:
-                raise ValueError(f"level_mapping/{key}: candidates {sorted(unknown)} are not "
-                                 "in candidates")
+            seen.add(key)
         return self
 
 
