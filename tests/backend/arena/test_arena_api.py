@@ -205,3 +205,17 @@ def test_upload_needs_a_machine_token_and_a_bounded_body(client, auth, world):
     answer = client.post("/api/v1/arena-runs", content=huge, headers={
         **auth, "Content-Type": "application/json"})
     assert answer.status_code == 413, answer.text
+
+
+def test_the_worker_stage_envelope_is_accepted(client, auth, world):
+    """What the worker's arena stage uploads (pipeline/arenastage.upload_body) is what the
+    API stores: the commit measured, in the repository named."""
+    from basketbench_workers.pipeline.arenastage import upload_body
+
+    machine_id, shas = world
+    repository = client.get("/api/v1/repositories").json()["items"][0]["name"]
+    body = upload_body(arena_document(), machine_id, shas[2], repository, None)
+    answer = post(client, auth, body)
+    assert answer.status_code == 201, answer.text
+    [board] = client.get("/api/v1/arena").json()["boards"]
+    assert board["run"]["commit"] == shas[2] and board["run"]["run_id"] is None
