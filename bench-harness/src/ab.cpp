@@ -159,23 +159,33 @@ json direction_json(const Direction &d, const AbParams &params)
 } // namespace
 
 json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settings, const AbSide &a, const AbSide &b,
-            const AbParams &params, const AbProgress &progress)
+            const AbParams &params, const AbProgress &progress, const std::vector<std::pair<int, int>> &b_codecs)
 {
+   if (!b_codecs.empty() && b_codecs.size() != settings.size())
+      throw std::invalid_argument("b_codecs must name one codec per setting");
    Xoshiro256 rng(params.seed);
    json results = json::array();
    std::vector<Repetition> all_reps;
    const size_t total = datasets.size() * settings.size() * static_cast<size_t>(params.pairs);
    size_t done = 0;
    for (const Dataset &d : datasets) {
-      for (int setting : settings) {
+      for (size_t si = 0; si < settings.size(); ++si) {
+         const int setting = settings[si];
          Config c;
          c.setting = setting;
+         Config cb = c;
+         const bool own_b = !b_codecs.empty();
          json r = {{"dataset", d.name}, {"setting", setting}, {"codec", codec_name(setting)}, {"error", nullptr}};
+         if (own_b) {
+            cb.setting = b_codecs[si].first * 100;
+            cb.level = b_codecs[si].second;
+            r["b_codec"] = {{"algorithm", b_codecs[si].first}, {"level", b_codecs[si].second}};
+         }
          std::unique_ptr<Trial> ta, tb;
          std::optional<std::string> error;
          try {
             ta = std::make_unique<Trial>(d, c, a.layer->api());
-            tb = std::make_unique<Trial>(d, c, b.layer->api());
+            tb = std::make_unique<Trial>(d, cb, b.layer->api());
          } catch (const std::exception &e) {
             error = e.what();
          }
@@ -193,9 +203,9 @@ json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settin
                error = "side a: " + *ea;
             else if (eb)
                error = "side b: " + *eb;
-            else if (ba)
+            else if (ba && !own_b)
                error = "side b cannot read side a's output: " + *ba;
-            else if (ab)
+            else if (ab && !own_b)
                error = "side a cannot read side b's output: " + *ab;
             r["uncompressed_bytes"] = ta->uncompressed_bytes();
             r["compressed_bytes"] = {{"a", ta->compressed_bytes()}, {"b", tb->compressed_bytes()}};

@@ -16,11 +16,11 @@ namespace {
 
 class RootFramedCodec final : public Codec {
 public:
-   RootFramedCodec(int setting, const ZipApi &api) : setting_(setting), api_(api) {}
+   RootFramedCodec(int algorithm, int level, const ZipApi &api) : algorithm_(algorithm), level_(level), api_(api) {}
    size_t bound(size_t n) const override { return frame_bound(n); }
    size_t compress(const uint8_t *src, size_t n, uint8_t *dst, size_t cap) const override
    {
-      return frame_compress(api_, setting_, src, n, dst, cap);
+      return frame_compress(api_, algorithm_, level_, src, n, dst, cap);
    }
    bool decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t expected, std::string *error) const override
    {
@@ -28,7 +28,7 @@ public:
    }
 
 private:
-   int setting_;
+   int algorithm_, level_; // apart: a candidate layer's level may be negative or above 9
    ZipApi api_; // a copy: four pointers, no indirection through a table per call
 };
 
@@ -106,7 +106,7 @@ std::unique_ptr<Codec> make_framed(int level, const Bytes *dict, const ZipApi &a
          throw std::runtime_error("dictionaries are supported for ZSTD only");
       return std::make_unique<ZstdDictCodec>(level, *dict);
    }
-   return std::make_unique<RootFramedCodec>(Algorithm * 100 + level, api);
+   return std::make_unique<RootFramedCodec>(Algorithm, level, api);
 }
 
 #ifdef RZBENCH_BACKEND_ROOT

@@ -109,6 +109,9 @@ int run_ab_command(const Options &opts)
    for (int s : opts.run.settings)
       if (s % 100 == 0)
          throw UsageError("ab: setting " + std::to_string(s) + " stores the data uncompressed: nothing to compare");
+   if (!opts.b_codecs.empty() && opts.b_codecs.size() != opts.run.settings.size())
+      throw UsageError("ab: --b-codecs names " + std::to_string(opts.b_codecs.size()) + " codecs for " +
+                       std::to_string(opts.run.settings.size()) + " settings (one per setting)");
    AbParams params = opts.ab;
    params.target_ms = opts.target_ms_given ? opts.run.engine.target_ms : AbParams{}.target_ms;
    // Layers first: a missing layer is reported before a corpus is read.
@@ -151,7 +154,8 @@ int run_ab_command(const Options &opts)
    if (opts.run.progress)
       progress = [](size_t done, size_t total) { print_progress(done, total); };
    const json measured =
-      run_ab(datasets, opts.run.settings, {opts.layer_a, layer_a.get()}, {opts.layer_b, layer_b.get()}, params, progress);
+      run_ab(datasets, opts.run.settings, {opts.layer_a, layer_a.get()}, {opts.layer_b, layer_b.get()}, params, progress,
+             opts.b_codecs);
    doc["results"] = measured["results"];
    doc["interference"] = measured["interference"];
    write_output(opts.json_out, doc.dump(2) + "\n");

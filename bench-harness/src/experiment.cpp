@@ -161,7 +161,7 @@ Trial::Trial(const Dataset &d, const Config &c, const ZipApi &api) : config_(c)
          dictionary_ = train_zstd_dictionary(train_ptr, train_size, c.dictionary_size);
          train_ms_ = (now_seconds() - t0) * 1e3;
       }
-      codec_ = row->make(c.setting % 100, with_dict ? &dictionary_ : nullptr, api);
+      codec_ = row->make(c.level ? *c.level : c.setting % 100, with_dict ? &dictionary_ : nullptr, api);
    }
 
    size_t comp_total = 0, out_total = 0, max_unit = 0;

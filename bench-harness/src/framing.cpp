@@ -22,8 +22,12 @@ size_t frame_bound(size_t n)
 
 size_t frame_compress(const ZipApi &api, int setting, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
 {
-   const int algorithm = setting / 100;
-   const int level = setting % 100;
+   return frame_compress(api, setting / 100, setting % 100, src, n, dst, cap);
+}
+
+size_t frame_compress(const ZipApi &api, int algorithm, int level, const uint8_t *src, size_t n, uint8_t *dst,
+                      size_t cap)
+{
    size_t in = 0;
    size_t out = 0;
    while (in < n) {

@@ -21,7 +21,7 @@ const char *const kUsage =
    "                [--json FILE] [--csv FILE] [--markdown FILE] [--quiet] [--root-commit SHA]\n"
    "                [--context-json JSON] [--progress] [--count]\n"
    "  rzbench ab --a host|LAYER.so --b host|LAYER.so [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]]\n"
-   "                [--settings 101,201,404,505] [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall]\n"
+   "                [--settings 101,201,404,505] [--b-codecs ALG:LEVEL,...] [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall]\n"
    "                [--min-cpu-wall 0.02] [--max-involuntary 250] [--max-steal-ticks 2] [--json FILE] [--progress]\n"
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
    "  rzbench sizes [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]|all] [--settings 101,505]\n"
@@ -82,6 +82,23 @@ std::vector<int> parse_settings(const std::string &list)
       if (!err.empty())
          throw UsageError(err);
       out.push_back(v);
+   }
+   return out;
+}
+
+// --b-codecs 5:10,5:-3,1:6: ROOT's algorithm number and a level the layer is handed unchanged.
+std::vector<std::pair<int, int>> parse_b_codecs(const std::string &list)
+{
+   std::vector<std::pair<int, int>> out;
+   for (const auto &s : split(list)) {
+      const auto colon = s.find(':');
+      if (colon == std::string::npos)
+         throw UsageError("--b-codecs: '" + s + "' is not ALGORITHM:LEVEL");
+      const int algorithm = static_cast<int>(parse_int(s.substr(0, colon), "--b-codecs algorithm", 1, 5));
+      const int level = static_cast<int>(parse_int(s.substr(colon + 1), "--b-codecs level", -1000000, 1000000));
+      if (find_codec_row(algorithm) == nullptr)
+         throw UsageError("--b-codecs: unknown algorithm " + std::to_string(algorithm));
+      out.emplace_back(algorithm, level);
    }
    return out;
 }
@@ -231,7 +248,8 @@ const OptionDef kOptions[] = {
    {Opt::kLayerA, "--a", true, [](Options &o, const std::string &v) { o.layer_a = parse_layer(v, "--a"); }},
    {Opt::kLayerB, "--b", true, [](Options &o, const std::string &v) { o.layer_b = parse_layer(v, "--b"); }},
    {Opt::kPairs, "--pairs", true,
-    [](Options &o, const std::string &v) { o.ab.pairs = static_cast<int>(parse_int(v, "--pairs", 1, 100000)); }},
+    [](Options &o, const std::string &v) { o.ab.pairs = static_cast<int>(parse_int(v, "--pairs", 0, 100000)); }},
+   {Opt::kBCodecs, "--b-codecs", true, [](Options &o, const std::string &v) { o.b_codecs = parse_b_codecs(v); }},
    {Opt::kSeed, "--seed", true,
     [](Options &o, const std::string &v) {
        o.ab.seed = static_cast<uint64_t>(parse_int(v, "--seed", 0, (1LL << 62)));
@@ -260,7 +278,7 @@ const CommandSpec kCommands[] = {
     "",
     false},
    {"ab",
-    {Opt::kLayerA, Opt::kLayerB, Opt::kCorpus, Opt::kSynthetic, Opt::kSettings, Opt::kPairs, Opt::kTargetMs,
+    {Opt::kLayerA, Opt::kLayerB, Opt::kCorpus, Opt::kSynthetic, Opt::kSettings, Opt::kBCodecs, Opt::kPairs, Opt::kTargetMs,
      Opt::kSeed, Opt::kClock, Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal, Opt::kJson, Opt::kProgress},
     {101, 201, 404, 505},
     "-",

@@ -72,7 +72,12 @@ struct AbSide {
 using AbProgress = std::function<void(size_t done, size_t total)>;
 
 // {"results": [...], "interference": {...}} for every dataset x setting (see docs/RZBENCH_CLI.md).
+// `b_codecs` (empty, or one per setting): the (algorithm, level) side B runs instead of the
+// setting, its level handed to B's layer unchanged (a candidate layer's native level). Then the
+// two sides write different formats: each side's own round trip must hold, the cross-reads
+// (whether A, e.g. ROOT, reads B's output) are recorded and are not errors.
 nlohmann::json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settings, const AbSide &a,
-                      const AbSide &b, const AbParams &params, const AbProgress &progress = nullptr);
+                      const AbSide &b, const AbParams &params, const AbProgress &progress = nullptr,
+                      const std::vector<std::pair<int, int>> &b_codecs = {});
 
 } // namespace rzbench

@@ -21,6 +21,9 @@ bool parse_mode(const std::string &s, Mode &out);
 struct Config {
    bool memcpy_baseline = false;
    int setting = 0;
+   // The level handed to the layer when it is not setting % 100 (ab's --b-codecs: a candidate
+   // layer's native level, which may be negative or above 9).
+   std::optional<int> level;
    Preconditioner preconditioner = Preconditioner::kNone;
    size_t dictionary_size = 0;
    size_t basket_size = 0; // 0 = baskets as in the dataset

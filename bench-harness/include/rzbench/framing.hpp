@@ -20,6 +20,9 @@ size_t frame_bound(size_t n);
 size_t frame_compress(int setting, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
 // The same through a given layer (the two above use the layer linked into rzbench).
 size_t frame_compress(const ZipApi &api, int setting, const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
+// The same with the algorithm and the level apart (a level outside 1..9, for candidate layers).
+size_t frame_compress(const ZipApi &api, int algorithm, int level, const uint8_t *src, size_t n, uint8_t *dst,
+                      size_t cap);
 
 // Decode the framed blocks in src[0..n) into exactly `expected` bytes at dst. On failure returns
 // false and sets *error (never reads or writes outside the given ranges).

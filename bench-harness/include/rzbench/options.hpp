@@ -49,6 +49,7 @@ enum class Opt {
    kMinCpuWall,      // --min-cpu-wall X
    kMaxInvoluntary,  // --max-involuntary N
    kMaxSteal,        // --max-steal-ticks N
+   kBCodecs,         // --b-codecs ALG:LEVEL,... (ab: side B runs its own codec per --settings entry)
 };
 
 // The values of one command line; fields of options a subcommand does not accept keep its defaults.
@@ -66,6 +67,10 @@ struct Options {
    std::string output; // synth's -o FILE.bbc
    std::string layer_a, layer_b; // ab's --a / --b ("" = not given)
    AbParams ab;                  // ab's pairs, seed, clock, limits (its --target-ms is run.engine.target_ms)
+   // ab's --b-codecs: per --settings entry, the (algorithm, level) side B runs instead of the same
+   // setting; the level is passed to the layer as given (a candidate layer takes its library's
+   // native levels, negative ZSTD levels included). Empty: both sides run the same setting.
+   std::vector<std::pair<int, int>> b_codecs;
    bool target_ms_given = false; // ab's default repetition differs from bench's sample
 
    // verify and digest read one corpus: the last --corpus ("" when none).

@@ -1,0 +1,188 @@
+"""Candidate codec sources, downloaded at run time and cached outside the clone.
+
+Two kinds of source package, each fetched with its registry's ordinary client and checked
+against the sha256 the registry itself lists:
+
+- Debian source packages (`apt-get source --download-only PACKAGE=VERSION`, the deb-src lines
+  of scripts/setup-codec-sources.sh): the upstream `*.orig.tar.*` is checked against the sha256
+  of Debian's signed Sources index (`apt-cache showsrc`).
+- PyPI sdists (PyPI's JSON simple index, sha256 from the index): `zlib-ng` bundles zlib-ng's
+  sources, `deflate` libdeflate's, `cppyy-cling` ROOT's tree with the Cloudflare zlib that ROOT
+  bundled from 6.18 in src/builtins/zlib.
+
+The same way of fetching as the workers' pinned codec sets (workers/.../build/codecsource.py),
+here in the measurement library so that `basketbench arena` on a laptop and a worker's arena
+stage share it (workers may import basketbench.measure, not the other way round).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+Say = Callable[[str], None]
+PYPI_SIMPLE = "https://pypi.org/simple/{package}/"
+PYPI_ACCEPT = "application/vnd.pypi.simple.v1+json"
+SETUP_HINT = "run scripts/setup-codec-sources.sh (deb-src lines for bullseye/bookworm/trixie)"
+
+
+class SourceUnavailable(RuntimeError):
+    """A candidate's source package cannot be had (the message says why)."""
+
+
+@dataclass(frozen=True)
+class SourcePackage:
+    """Where a candidate's sources come from: ("debian", package, version) or ("pypi", ...)."""
+
+    registry: str  # "debian" | "pypi"
+    package: str
+    version: str  # Debian's full version (1:1.3.dfsg+really1.3.1-1) or the PyPI release
+
+    @property
+    def label(self) -> str:
+        sep = "=" if self.registry == "debian" else "=="
+        return f"{self.registry}:{self.package}{sep}{self.version}"
+
+
+@dataclass(frozen=True)
+class Archive:
+    source: SourcePackage
+    path: Path
+    sha256: str
+
+
+def default_cache() -> Path:
+    """$BASKETBENCH_CACHE_DIR/arena or ~/.cache/basketbench/arena."""
+    base = os.environ.get("BASKETBENCH_CACHE_DIR")
+    root = Path(base) if base else Path.home() / ".cache" / "basketbench"
+    return root / "arena"
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def obtain(source: SourcePackage, cache: Path, say: Say) -> Archive:
+    """The verified archive of `source` in `cache/sources` (downloaded once)."""
+    if source.registry == "debian":
+        return _debian(source, cache / "sources", say)
+    if source.registry == "pypi":
+        return _pypi(source, cache / "sources", say)
+    raise SourceUnavailable(f"unknown registry {source.registry!r}")
+
+
+def _record(folder: Path, archive: Path, sha: str, source: SourcePackage) -> Archive:
+    (folder / "archive.json").write_text(json.dumps(
+        {"source": source.label, "archive": archive.name, "sha256": sha}, indent=2))
+    return Archive(source, archive, sha)
+
+
+def _cached(folder: Path, source: SourcePackage) -> Archive | None:
+    try:
+        data = json.loads((folder / "archive.json").read_text())
+        archive = folder / data["archive"]
+        if archive.is_file() and data["source"] == source.label:
+            return Archive(source, archive, str(data["sha256"]))
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+def debian_orig(package: str, version: str) -> tuple[str, str]:
+    """(archive name, sha256) of the upstream orig archive Debian's index lists for the version."""
+    try:
+        text = subprocess.run(["apt-cache", "showsrc", package], capture_output=True, text=True,
+                              timeout=120, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SourceUnavailable(f"cannot ask apt for the {package} sources: {exc}") from exc
+    known = []
+    for stanza in text.split("\n\n"):
+        found = re.search(r"^Version: (\S+)", stanza, re.MULTILINE)
+        sums = re.search(r"^Checksums-Sha256:\n((?: .*\n?)+)", stanza, re.MULTILINE)
+        if not found or not sums:
+            continue
+        known.append(found.group(1))
+        if found.group(1) != version:
+            continue
+        for line in sums.group(1).splitlines():
+            parts = line.split()
+            if len(parts) == 3 and re.search(r"\.orig\.tar\.[a-z0-9]+$", parts[2]):
+                return parts[2], parts[0]
+    raise SourceUnavailable(f"Debian source package {package}={version} is not known to apt "
+                            f"(known: {', '.join(known) or 'none'}); {SETUP_HINT}")
+
+
+def _debian(source: SourcePackage, sources: Path, say: Say) -> Archive:
+    folder = sources / f"{source.package}_{source.version.replace(':', '%')}"
+    if (hit := _cached(folder, source)) is not None:
+        return hit
+    name, expected = debian_orig(source.package, source.version)
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = folder / name
+    if not archive.is_file() or sha256_of(archive) != expected:
+        say(f"downloading Debian source package {source.package}={source.version}")
+        # apt's exit code is not the test (a mirror may lack the .dsc): the archive's sha is.
+        subprocess.run(["apt-get", "source", "--download-only", "-q",
+                        f"{source.package}={source.version}"], cwd=folder, capture_output=True,
+                       text=True, timeout=600, check=False)
+    if not archive.is_file():
+        raise SourceUnavailable(f"{source.label}: {name} was not downloaded")
+    digest = sha256_of(archive)
+    if digest != expected:
+        archive.unlink()
+        raise SourceUnavailable(f"{source.label}: {name} has sha256 {digest}, Debian's index "
+                                f"says {expected}")
+    return _record(folder, archive, digest, source)
+
+
+def _pypi(source: SourcePackage, sources: Path, say: Say) -> Archive:
+    folder = sources / f"pypi-{source.package}-{source.version}"
+    if (hit := _cached(folder, source)) is not None:
+        return hit
+    try:
+        response = httpx.get(PYPI_SIMPLE.format(package=source.package),
+                             headers={"Accept": PYPI_ACCEPT}, timeout=60, follow_redirects=True)
+        response.raise_for_status()
+        files = response.json().get("files", [])
+    except (httpx.HTTPError, ValueError) as exc:
+        raise SourceUnavailable(f"{source.label}: PyPI's index is unreachable ({exc})") from exc
+    stem = re.sub(r"[-_.]+", "[-_.]", source.package)
+    wanted = re.compile(rf"^{stem}-{re.escape(source.version)}\.tar\.gz$", re.IGNORECASE)
+    match = [f for f in files if wanted.match(str(f.get("filename", "")))]
+    if not match or not (match[0].get("hashes") or {}).get("sha256"):
+        raise SourceUnavailable(f"{source.label}: PyPI lists no sdist of that version")
+    entry = match[0]
+    expected = str(entry["hashes"]["sha256"])
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = folder / str(entry["filename"])
+    if not archive.is_file() or sha256_of(archive) != expected:
+        say(f"downloading {entry['filename']} from PyPI")
+        partial = archive.with_name(archive.name + ".part")
+        try:
+            with httpx.stream("GET", str(entry["url"]), timeout=300,
+                              follow_redirects=True) as response, partial.open("wb") as fh:
+                response.raise_for_status()
+                for chunk in response.iter_bytes(1 << 20):
+                    fh.write(chunk)
+        except httpx.HTTPError as exc:
+            partial.unlink(missing_ok=True)
+            raise SourceUnavailable(f"{source.label}: download failed: {exc}") from exc
+        partial.replace(archive)
+    digest = sha256_of(archive)
+    if digest != expected:
+        archive.unlink()
+        raise SourceUnavailable(f"{source.label}: sha256 {digest} is not the {expected} PyPI "
+                                "lists")
+    return _record(folder, archive, digest, source)
