@@ -14,8 +14,8 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 
 from basketbench.ab import routes as ab
-from basketbench.arena import routes as arena
 from basketbench.analysis import routes as analysis
+from basketbench.arena import routes as arena
 from basketbench.catalog.routes import lookup as catalog
 from basketbench.catalog.routes import machines, worker_tags
 from basketbench.changes import routes as changes

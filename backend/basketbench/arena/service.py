@@ -64,7 +64,7 @@ def _run_out(run: ArenaRun, machine: str, sha: str | None) -> ArenaRunOut:
         machine_id=run.machine_id, machine=machine, commit=sha, run_id=run.run_id,
         host=run.host or {}, load=run.load or {}, buffers=run.buffers,
         uncompressed_bytes=run.uncompressed_bytes,
-        candidates=run.candidates or [],  # type: ignore[arg-type]
+        candidates=run.candidates or [],
         reference=run.reference, method=run.method or {}, shape_totals=run.shape_totals or {},
         created_at=run.created_at)
 

@@ -18,7 +18,8 @@ from basketbench.models.run import Run, RunDispatch
 from basketbench.models.worker import WorkerTag
 
 __all__ = [
-    "AbEffect", "AbRequest", "AbRun", "AdviceRun", "ApiToken", "ArenaResult", "ArenaRun", "Base", "BranchSize", "Change",
+    "AbEffect", "AbRequest", "AbRun", "AdviceRun", "ApiToken", "ArenaResult", "ArenaRun", "Base",
+    "BranchSize", "Change",
     "CodecSet",
     "Commit",
     "Configuration", "Dataset", "LossyResult", "LossySweep", "Machine",

@@ -41,7 +41,7 @@ def main(argv: list[str]) -> int:
                         rzbench=Path(request["rzbench"]), reference_layer=request["reference"],
                         pairs=int(request["pairs"]), shape_pairs=int(request["shape_pairs"]),
                         target_ms=float(request["target_ms"]), cache=Path(request["cache"]),
-                        say=say, **extra)  # type: ignore[arg-type]
+                        say=say, **extra)
     except ArenaInputError as exc:
         print(f"arena: bad input: {exc}", flush=True)
         return 2

@@ -53,9 +53,9 @@ from basketbench_workers.build.releases import release_build, release_by_id, rel
 from basketbench_workers.build.toolchain import detect_toolchain
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.pipeline.ab_run import AbContext, pipeline_ab, requested_ab
-from basketbench_workers.pipeline.arenastage import pipeline_arena
 from basketbench_workers.pipeline.abstage import AB_SUITE_PREFIX
 from basketbench_workers.pipeline.advise import run_advise
+from basketbench_workers.pipeline.arenastage import pipeline_arena
 from basketbench_workers.pipeline.corpora import corpus_file
 from basketbench_workers.pipeline.suites import IoSpec, Suite, SuiteError, get_suite
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
