@@ -76,3 +76,28 @@ def test_summary_states_each_result_and_the_load() -> None:
     assert lines[0] == ("arena: zlib-ng 1 vs 101: size +0.41 %, compress x1.250 [1.200, 1.300], "
                         "decompress x-, round trip ok, ROOT reads it: yes")
     assert lines[1] == "arena: load [1.0, 1.0, 1.0] -> [1.5, 1.0, 1.0]"
+
+
+@pytest.mark.slow
+def test_the_stage_measures_a_real_file_into_a_document_the_api_takes(tmp_path: Path) -> None:
+    """The stage's child process on HZZ with ZSTD at ROOT's own level (zstd 10 = 505) against
+    the host layer (no commit code, so unsandboxed): a document the upload contract accepts,
+    whose zstd 10 row is ROOT's own output (size change 0, read by ROOT, round trip exact).
+    Candidates come from the arena cache (built from the Debian source on a cold one)."""
+    from basketbench.arena.schemas import ArenaUpload
+    from basketbench.measure.rzbench.runner import locate_rzbench
+    from basketbench_workers.pipeline.arenastage import measure, upload_body
+
+    spec = ArenaSpec(files=("uproot-HZZ.root",), candidates=("zstd:10",), pairs=3,
+                     target_ms=5)
+    log = tmp_path / "run.log"
+    doc = measure(root_file("uproot-HZZ.root"), "host", spec, locate_rzbench(), tmp_path, log,
+                  900, sandboxed=False)
+    upload = ArenaUpload.model_validate(upload_body(doc, 1, "a" * 40, None, 7))
+    [row] = upload.document.results
+    assert (row.candidate, row.level, row.reference_setting) == ("zstd", 10, 505)
+    assert row.size_change_pct == 0 and row.roundtrip_ok and row.root_readable
+    assert row.compress_ratio is not None and row.compress_ratio.pairs + \
+        row.compress_ratio.disturbed_pairs == 3
+    assert [m.native_level for m in upload.document.level_mapping.zstd] == [10]
+    assert "arena: uproot-HZZ.root measured in" in log.read_text()
