@@ -26,11 +26,11 @@ import httpx
 from basketbench.measure.paths import repo_root
 from basketbench.measure.realroot.releases import lookup, release_commit_sha
 
+from basketbench_devtools.demo.arena import measure_arena
 from basketbench_devtools.demo.checkout import git_commit_info, resolve_commit
 from basketbench_devtools.demo.console import DemoError, say
 from basketbench_devtools.demo.database import demo_token, migrate, record_commit
 from basketbench_devtools.demo.home import DemoPaths, demo_environment
-from basketbench_devtools.demo.arena import measure_arena
 from basketbench_devtools.demo.lossy import measure_lossy
 from basketbench_devtools.demo.prerequisites import ensure_system_packages, frontend_dist
 from basketbench_devtools.demo.releases import (
