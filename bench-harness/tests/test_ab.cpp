@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
 using namespace rzbench;
 
@@ -184,4 +185,32 @@ TEST(Ab, HostAgainstHostRoundTripsAndCountsEveryPair)
    }
    EXPECT_LE(a_first, 4u);
    EXPECT_EQ(out["interference"]["repetitions"], 1 * 2 * 4 * 2);
+}
+
+TEST(Ab, SideBRunsItsOwnCodecAndLevel)
+{
+   // --b-codecs: side B runs (algorithm, level), the level handed to its layer unchanged (the
+   // host layer reads it as ROOT's level: (5, 5) is 505 again, (5, 1) is 501, whose other bytes
+   // A still reads); no pairs: sizes and round trips only, null ratios.
+   const Dataset d = make_synthetic("tsmall");
+   AbParams params;
+   params.pairs = 0;
+   params.target_ms = 0;
+   const auto a = Layer::host(), b = Layer::host();
+   const nlohmann::json out =
+      run_ab({d}, {505, 505}, {"host", a.get()}, {"host", b.get()}, params, nullptr, {{5, 5}, {5, 1}});
+   ASSERT_EQ(out["results"].size(), 2u);
+   const auto &same = out["results"][0];
+   EXPECT_TRUE(same["error"].is_null());
+   EXPECT_EQ(same["b_codec"]["level"], 5);
+   EXPECT_TRUE(same["identical_output"].get<bool>());
+   const auto &fast = out["results"][1];
+   EXPECT_TRUE(fast["error"].is_null());
+   EXPECT_EQ(fast["b_codec"]["level"], 1);
+   EXPECT_FALSE(fast["identical_output"].get<bool>());
+   EXPECT_NE(fast["compressed_bytes"]["b"].get<uint64_t>(), fast["compressed_bytes"]["a"].get<uint64_t>());
+   EXPECT_TRUE(fast["roundtrip"]["a_reads_b"].get<bool>());
+   EXPECT_TRUE(fast["compress"]["summary"]["ratio"].is_null());
+   EXPECT_THROW(run_ab({d}, {505}, {"host", a.get()}, {"host", b.get()}, params, nullptr, {{5, 1}, {5, 2}}),
+                std::invalid_argument);
 }

@@ -43,7 +43,7 @@ const std::map<std::string, std::string> kValues = {
    {"-o", "out.bbc"},          {"--output", "out.bbc"},        {"--a", "host"},
    {"--b", "host"},            {"--pairs", "3"},               {"--seed", "7"},
    {"--clock", "wall"},        {"--min-cpu-wall", "0.5"},      {"--max-involuntary", "9"},
-   {"--max-steal-ticks", "1"}};
+   {"--max-steal-ticks", "1"}, {"--b-codecs", "5:10"}};
 
 const std::vector<Opt> kAllOptions = {
    Opt::kCorpus,   Opt::kSynthetic, Opt::kSettings, Opt::kPreconditioners, Opt::kDictionarySizes,
@@ -51,7 +51,7 @@ const std::vector<Opt> kAllOptions = {
    Opt::kMemcpy,   Opt::kJson,      Opt::kCsv,      Opt::kMarkdown,        Opt::kQuiet,
    Opt::kProgress, Opt::kCount,     Opt::kRootCommit, Opt::kContextJson,   Opt::kOutput,
    Opt::kLayerA,   Opt::kLayerB,    Opt::kPairs,    Opt::kSeed,            Opt::kClock,
-   Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal};
+   Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal, Opt::kBCodecs};
 
 } // namespace
 
@@ -64,7 +64,7 @@ TEST(Options, EachSubcommandAcceptsExactlyItsOptions)
         "--threads", "--min-samples", "--target-ms", "--memcpy", "--no-memcpy", "--json", "--csv", "--markdown",
         "--quiet", "--progress", "--count", "--root-commit", "--context-json"}},
       {"ab",
-       {"--a", "--b", "--corpus", "--synthetic", "--settings", "--pairs", "--target-ms", "--seed", "--clock",
+       {"--a", "--b", "--corpus", "--synthetic", "--settings", "--b-codecs", "--pairs", "--target-ms", "--seed", "--clock",
         "--min-cpu-wall", "--max-involuntary", "--max-steal-ticks", "--json", "--progress"}},
       {"verify", {"--corpus", "--json"}},
       {"sizes", {"--corpus", "--synthetic", "--settings", "--preconditioners", "--json", "--progress"}},
@@ -74,7 +74,7 @@ TEST(Options, EachSubcommandAcceptsExactlyItsOptions)
    for (Opt id : kAllOptions)
       for (const auto &f : option_flags(id))
          every_flag.insert(f);
-   ASSERT_EQ(every_flag.size(), 30u);
+   ASSERT_EQ(every_flag.size(), 31u);
    for (const auto &[command, flags] : accepted) {
       ASSERT_NE(find_command(command), nullptr) << command;
       for (const auto &flag : every_flag) {
@@ -165,7 +165,9 @@ TEST(Options, AbValues)
    EXPECT_DOUBLE_EQ(o.run.engine.target_ms, 20.0);
    EXPECT_EQ(usage_error("ab", {"--clock", "tsc"}), "invalid --clock 'tsc' (expected cpu or wall)");
    EXPECT_EQ(usage_error("ab", {"--min-cpu-wall", "1.5"}), "invalid --min-cpu-wall '1.5' (expected a number in 0..1)");
-   EXPECT_EQ(usage_error("ab", {"--pairs", "0"}), "invalid --pairs '0' (expected an integer in 1..100000)");
+   EXPECT_EQ(usage_error("ab", {"--pairs", "-1"}), "invalid --pairs '-1' (expected an integer in 0..100000)");
+   EXPECT_EQ(usage_error("ab", {"--b-codecs", "5"}), "--b-codecs: '5' is not ALGORITHM:LEVEL");
+   EXPECT_EQ(usage_error("ab", {"--b-codecs", "6:1"}), "invalid --b-codecs algorithm '6' (expected an integer in 1..5)");
    EXPECT_EQ(usage_error("ab", {"--a", ""}), "--a needs host or the path of a layer shared object");
 }
 

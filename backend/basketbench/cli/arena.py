@@ -34,7 +34,8 @@ def arena_command(
              f"(default: all of {', '.join(CANDIDATE_NAMES)})."),
     reference: str = typer.Option(
         "host", "--reference",
-        help="ROOT's layer to compare with: host or release:X.YY.ZZ (or a build directory)."),
+        help="ROOT's layer to compare with: host, release:X.YY.ZZ, a build directory, or "
+             "candidate:NAME (another candidate of the same family, e.g. zlib-cloudflare)."),
     pairs: int = typer.Option(DEFAULT_PAIRS, min=0, help="A/B pairs per level on the whole file."),
     shape_pairs: int = typer.Option(
         0, min=0, help="A/B pairs per level and data shape (0: sizes only per shape)."),

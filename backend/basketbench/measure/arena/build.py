@@ -4,8 +4,8 @@ candidate_layer.c on top, into one shared object rzbench can load (`rzbench ab -
 <cache>/layers/<candidate>-<version>-<sha256[:12]>-<key>/{layer.so, build.json}; the key covers
 the recipe's format, the layer's C source and the compiler, so a change of any rebuilds. Libraries
 are compiled file by file with the flags their own builds use (zlib-ng, whose generated headers
-and CPU dispatch need its configure step, through its CMake build), objects first into the cache
-per library source and reused by the candidates sharing it (zstd, zstd-ldm, zstd-ctx).
+and CPU dispatch need its configure step, through its CMake build) into <cache>/libs/, once per
+recipe and archive, and linked into every candidate built from them (zstd, zstd-ldm, zstd-ctx).
 """
 
 from __future__ import annotations
@@ -210,6 +210,40 @@ def _key(candidate: Candidate, archive: Archive) -> str:
     return digest.hexdigest()[:12]
 
 
+def _library(candidate: Candidate, archive: Archive, cache: Path, say: Say) -> _Library:
+    """The candidate's library compiled from its archive, shared by the candidates built from
+    the same recipe and archive (zstd, zstd-ldm and zstd-ctx compile zstd once)."""
+    digest = hashlib.sha256()
+    for part in (BUILD_FORMAT, candidate.recipe, archive.sha256, compiler_version()):
+        digest.update(part.encode() + b"\0")
+    entry = cache / "libs" / f"{candidate.recipe}-{archive.sha256[:12]}-{digest.hexdigest()[:12]}"
+    record = entry / "library.json"
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(entry.parent / f"{entry.name}.lock"):
+        if record.is_file():
+            data = json.loads(record.read_text())
+            return _Library([entry / p for p in data["include"]],
+                            [entry / p for p in data["objects"]], data["flags"], data["version"])
+        say(f"compiling {candidate.recipe} from {candidate.source.label}")
+        shutil.rmtree(entry, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=f"{entry.name}.", dir=entry.parent))
+        try:
+            top = _extract(archive, staging / "src", _ONLY.get(candidate.recipe))
+            library = _RECIPES[candidate.recipe](top, staging / "lib", staging / "build.log")
+            relative = {
+                "include": [str(p.relative_to(staging)) for p in library.include],
+                "objects": [str(p.relative_to(staging)) for p in library.objects],
+                "flags": library.flags, "version": library.version,
+            }
+            (staging / "library.json").write_text(json.dumps(relative, indent=2))
+            staging.rename(entry)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    return _Library([entry / p for p in relative["include"]],
+                    [entry / p for p in relative["objects"]], library.flags, library.version)
+
+
 def build_layer(candidate: Candidate, cache: Path, say: Say = lambda _m: None) -> BuiltLayer:
     """The candidate's layer.so (built once; later calls read the cache)."""
     archive = obtain(candidate.source, cache, say)
@@ -219,21 +253,21 @@ def build_layer(candidate: Candidate, cache: Path, say: Say = lambda _m: None) -
     with file_lock(entry.parent / f"{entry.name}.lock"):
         if record_path.is_file() and (entry / "layer.so").is_file():
             return BuiltLayer(candidate, entry / "layer.so", json.loads(record_path.read_text()))
-        say(f"building candidate {candidate.name} from {candidate.source.label}")
+        library = _library(candidate, archive, cache, say)
+        say(f"building candidate {candidate.name}")
         staging = Path(tempfile.mkdtemp(prefix=f"{entry.name}.", dir=entry.parent))
         try:
             log = staging / "build.log"
-            top = _extract(archive, staging / "src", _ONLY.get(candidate.recipe))
-            library = _RECIPES[candidate.recipe](top, staging / "lib", log)
             flags = ["-O2", "-fPIC", "-fvisibility=hidden",
                      *(f"-D{d}" for d in candidate.defines)]
+            includes: list[str] = []
             for inc in library.include:
-                flags += ["-I", str(inc)]
+                includes += ["-I", str(inc)]
             obj = staging / "candidate_layer.o"
-            _run([_cc(), *flags, "-c", str(LAYER_SOURCE), "-o", str(obj)], log)
+            _run([_cc(), *flags, *includes, "-c", str(LAYER_SOURCE), "-o", str(obj)], log)
             layer = staging / "layer.so"
-            # The library's symbols stay inside the layer (--exclude-libs): only the RZip.h
-            # entry points and arena_candidate_version are exported.
+            # The library's symbols stay inside the layer (--exclude-libs, hidden visibility):
+            # only the RZip.h entry points and arena_candidate_version are exported.
             _run([_cc(), "-shared", "-o", str(layer), str(obj), *map(str, library.objects),
                   "-Wl,--exclude-libs,ALL", "-Wl,-z,defs", "-lc"], log)
             record: dict[str, object] = {
@@ -244,8 +278,7 @@ def build_layer(candidate: Candidate, cache: Path, say: Say = lambda _m: None) -
                 "archive": archive.path.name,
                 "sha256": archive.sha256,
                 "library_flags": library.flags,
-                "layer_flags": [f for f in flags if not f.startswith("/")
-                                and f != "-I"],
+                "layer_flags": flags,
                 "compiler": compiler_version(),
             }
             (staging / "build.json").write_text(json.dumps(record, indent=2))

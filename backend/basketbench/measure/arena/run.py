@@ -203,6 +203,32 @@ def _level_mapping(results: list[dict[str, Any]]) -> dict[str, list[dict[str, An
     return mapping
 
 
+def _reference_side(reference: str, chosen: list[str], cache: Path, say: Say) -> Side:
+    """ROOT's layer (host, release:X.YY.ZZ, a build directory), or `candidate:NAME`: another
+    candidate as the reference (e.g. the Cloudflare zlib ROOT shipped, against vanilla zlib:
+    PR #21653's switch measured directly); then every candidate must be of its family."""
+    if reference.startswith("candidate:"):
+        name = reference.removeprefix("candidate:")
+        table = catalogue()
+        if name not in table:
+            raise ArenaInputError(f"unknown reference candidate {name!r} "
+                                  f"(known: {', '.join(table)})")
+        family = table[name].family
+        others = [c for c in chosen if table[c].family != family]
+        if others:
+            raise ArenaInputError(f"reference {reference} is a {family} codec: candidates "
+                                  f"{', '.join(others)} are of another family")
+        try:
+            built = build_layer(table[name], cache, say)
+        except (BuildError, SourceUnavailable) as exc:
+            raise ArenaError(f"reference candidate {name}: {exc}") from exc
+        return Side(reference, f"candidate {name} {built.record['version']}", str(built.layer))
+    try:
+        return resolve_build(reference, say)
+    except ABInputError as exc:
+        raise ArenaInputError(str(exc)) from exc
+
+
 def _reference_versions(rzbench: Path, ref_layer: str, corpus: Path, tmp: Path
                         ) -> dict[str, str]:
     out = tmp / "probe.json"
@@ -236,14 +262,11 @@ def run_arena(
         raise ArenaInputError("target_ms must be > 0")
     if not rzbench.is_file():
         raise ArenaInputError(f"rzbench not found at {rzbench.name} (make harness-build)")
-    try:
-        side_a = resolve_build(reference_layer, say)
-    except ABInputError as exc:
-        raise ArenaInputError(str(exc)) from exc
     chosen = parse_candidates(candidates, tuple(catalogue()))
     for name, levels in chosen:  # levels depend on the family only, not on the version
         _check_levels(catalogue()[name], levels or catalogue()[name].levels)
     cache = cache or default_cache()
+    side_a = _reference_side(reference_layer, [name for name, _ in chosen], cache, say)
     load_start = _loadavg()
     with tempfile.TemporaryDirectory(prefix="basketbench-arena-") as tmpdir:
         tmp = Path(tmpdir)
@@ -307,6 +330,7 @@ def run_arena(
                    "root_readable": "ROOT's reference layer decoded every buffer the candidate "
                                     "wrote, byte-exactly"},
         "buffers": corpora.buffers,
+        "embedded_buffers": corpora.embedded_buffers,
         "uncompressed_bytes": corpora.uncompressed_bytes,
         "shape_buffers": corpora.shape_buffers,
         "shape_bytes": corpora.shape_bytes,

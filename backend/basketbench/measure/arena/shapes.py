@@ -2,8 +2,9 @@
 
 A shape is the kind of data a buffer holds, as the corpus extraction classifies it
 (docs/CORPUS_FORMAT.md `type_class`: float, integer, boolean, counts, string, object; RNTuple
-pages by their column type). Buffers ROOT never compresses on their own (embedded in their
-TBranch) are left out, as ROOT leaves them out.
+pages by their column type). Baskets a small file keeps embedded in their TBranch are measured
+like the others: they are the branch's data as ROOT compresses it once a basket is flushed, and
+in the small real files (NanoAOD: 947 of 949 baskets) they are nearly all the data.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class FileCorpora:
     shapes: dict[str, Path]  # shape -> corpus
     format: str  # "ttree" | "rntuple" (pages present: rntuple)
     buffers: int
+    embedded_buffers: int  # of them, baskets kept inside their TBranch by ROOT
     uncompressed_bytes: int
     shape_buffers: dict[str, int]
     shape_bytes: dict[str, int]
@@ -54,7 +56,7 @@ def file_corpora(root_file: Path, work: Path) -> FileCorpora:
     extracted = work / "extracted.bbc"
     extract_corpus([root_file], extracted, name=root_file.stem)
     corpus = read_corpus(extracted)
-    kept = [i for i, b in enumerate(corpus.baskets) if not b.embedded and b.raw[1] > 0]
+    kept = [i for i, b in enumerate(corpus.baskets) if b.raw[1] > 0]
     if not kept:
         raise ValueError(f"{root_file.name} holds no buffer ROOT compresses")
     whole = work / "whole.bbc"
@@ -70,6 +72,7 @@ def file_corpora(root_file: Path, work: Path) -> FileCorpora:
     fmt = "rntuple" if any(corpus.baskets[i].kind == "page" for i in kept) else "ttree"
     return FileCorpora(
         whole=whole, shapes=shapes, format=fmt, buffers=len(kept),
+        embedded_buffers=sum(corpus.baskets[i].embedded for i in kept),
         uncompressed_bytes=sum(corpus.baskets[i].raw[1] for i in kept),
         shape_buffers={s: len(ix) for s, ix in groups.items()},
         shape_bytes={s: sum(corpus.baskets[i].raw[1] for i in ix) for s, ix in groups.items()})
