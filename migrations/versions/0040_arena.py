@@ -41,6 +41,7 @@ def upgrade() -> None:
         sa.Column("host", sa.JSON(), nullable=False),
         sa.Column("load", sa.JSON(), nullable=False),
         sa.Column("buffers", sa.Integer(), nullable=False),
+        sa.Column("embedded_buffers", sa.Integer()),
         sa.Column("uncompressed_bytes", sa.BigInteger(), nullable=False),
         sa.Column("candidates", sa.JSON(), nullable=False),
         sa.Column("reference", sa.JSON()),

@@ -82,6 +82,7 @@ def ingest(session: Session, settings: Settings, body: Any) -> ArenaStored:
         machine_id=machine.id, commit_id=commit_id, run_id=run.id if run else None,
         file=doc.file, file_sha256=doc.file_sha256, format=doc.format,
         host=doc.machine.model_dump(), load=doc.load.model_dump(), buffers=doc.buffers,
+        embedded_buffers=doc.embedded_buffers,
         uncompressed_bytes=doc.uncompressed_bytes,
         candidates=[c.model_dump() for c in doc.candidates], document_sha256=digest,
         reference=({"label": doc.reference.label,

@@ -86,6 +86,7 @@ class ArenaRunOut(BaseModel):
     host: dict[str, Any]
     load: dict[str, Any]
     buffers: int
+    embedded_buffers: int | None  # of them, baskets ROOT kept inside their TBranch
     uncompressed_bytes: int
     candidates: list[ArenaCandidateOut]
     reference: dict[str, Any] | None  # ROOT's side: {label, codec_versions}

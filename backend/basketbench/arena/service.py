@@ -63,6 +63,7 @@ def _run_out(run: ArenaRun, machine: str, sha: str | None) -> ArenaRunOut:
         id=run.id, file=run.file, file_sha256=run.file_sha256, format=run.format,
         machine_id=run.machine_id, machine=machine, commit=sha, run_id=run.run_id,
         host=run.host or {}, load=run.load or {}, buffers=run.buffers,
+        embedded_buffers=run.embedded_buffers,
         uncompressed_bytes=run.uncompressed_bytes,
         candidates=run.candidates or [],
         reference=run.reference, method=run.method or {}, shape_totals=run.shape_totals or {},

@@ -45,6 +45,7 @@ class ArenaRun(Base):
     host: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
     load: Mapped[dict[str, Any]] = mapped_column(Json, default=dict)
     buffers: Mapped[int] = mapped_column(Integer, default=0)
+    embedded_buffers: Mapped[int | None] = mapped_column(Integer)
     uncompressed_bytes: Mapped[int] = mapped_column(BigInteger, default=0)
     # [{candidate, family, version, source, sha256, root_readable}]
     candidates: Mapped[list[dict[str, Any]]] = mapped_column(Json, default=list)

@@ -229,6 +229,8 @@ class ArenaDocument(_Strict):
     method: dict[Annotated[str, Field(max_length=100)], Any] = Field(default_factory=dict,
                                                                      max_length=100)
     buffers: Count
+    # of them, baskets ROOT kept inside their TBranch (measured like the others)
+    embedded_buffers: Count | None = None
     uncompressed_bytes: Bytes
     shape_buffers: dict[Annotated[str, Field(max_length=100)], Count] = Field(
         default_factory=dict, max_length=1000)
