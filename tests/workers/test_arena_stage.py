@@ -5,6 +5,7 @@ tests/backend/arena/test_arena_api.py."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,21 @@ def test_the_stage_measures_a_real_file_into_a_document_the_api_takes(tmp_path: 
         row.compress_ratio.disturbed_pairs == 3
     assert [m.native_level for m in upload.document.level_mapping.zstd] == [10]
     assert "arena: uproot-HZZ.root measured in" in log.read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+def test_a_sandboxed_stage_runs_rzbench_through_the_launcher(tmp_path: Path) -> None:
+    """As for a commit's layer: rzbench inside the worker's sandbox reads the candidates'
+    layers and the extracted buffers (under the run's scratch folder) and writes only there."""
+    from basketbench.measure.rzbench.runner import locate_rzbench
+    from basketbench_workers.pipeline.arenastage import measure
+
+    spec = ArenaSpec(files=("uproot-HZZ.root",), candidates=("zstd:10",), pairs=3,
+                     target_ms=5)
+    log = tmp_path / "run.log"
+    doc = measure(root_file("uproot-HZZ.root"), "host", spec, locate_rzbench(), tmp_path, log,
+                  900, sandboxed=True)
+    [row] = doc["results"]
+    assert row["roundtrip_ok"] and row["size_change_pct"] == 0
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("basketbench-arena-")]

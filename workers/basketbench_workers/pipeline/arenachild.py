@@ -4,7 +4,6 @@ candidate); 1: the measurement failed or could not be sandboxed."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -21,27 +20,20 @@ def main(argv: list[str]) -> int:
     def say(message: str) -> None:
         print(f"arena: {message}", flush=True)
 
-    extra: dict[str, object] = {}
+    launcher = None
     if request.get("sandbox") is not None:  # ROOT's reference layer is a commit's code
-        accepted = inspect.signature(run_arena).parameters
-        if "launcher" not in accepted:
-            print("arena: failed: this measurement library runs rzbench without a sandbox "
-                  "launcher; a commit's layer is never loaded unconfined", flush=True)
-            return 1
         try:
-            extra["launcher"] = Sandbox.for_settings(WorkerSettings()).launcher(
+            launcher = Sandbox.for_settings(WorkerSettings()).launcher(
                 readable=[Path(p) for p in request["sandbox"]])
         except SandboxUnavailable as exc:
             print(f"arena: failed: {exc}", flush=True)
             return 1
-        if "scratch" in accepted:
-            extra["scratch"] = Path(request["scratch"])
     try:
         doc = run_arena(Path(request["file"]), candidates=request["candidates"],
                         rzbench=Path(request["rzbench"]), reference_layer=request["reference"],
                         pairs=int(request["pairs"]), shape_pairs=int(request["shape_pairs"]),
                         target_ms=float(request["target_ms"]), cache=Path(request["cache"]),
-                        say=say, **extra)
+                        say=say, launcher=launcher, scratch=Path(request["scratch"]))
     except ArenaInputError as exc:
         print(f"arena: bad input: {exc}", flush=True)
         return 2
