@@ -1504,6 +1504,8 @@ export interface components {
             };
             /** Buffers */
             buffers: number;
+            /** Embedded Buffers */
+            embedded_buffers: number | null;
             /** Uncompressed Bytes */
             uncompressed_bytes: number;
             /** Candidates */

@@ -191,7 +191,8 @@ export function ArenaPage() {
       {board.isLoading && <Spinner label="Loading the board…" />}
       {run && (
         <p className="muted" data-testid="arena-run">
-          {run.format === 'rntuple' ? 'RNTuple pages' : 'TTree baskets'}: {run.buffers.toLocaleString()} buffers, {fmtBytes(run.uncompressed_bytes)} uncompressed ·
+          {run.format === 'rntuple' ? 'RNTuple pages' : 'TTree baskets'}: {run.buffers.toLocaleString()} buffers
+          {run.embedded_buffers ? ` (${run.embedded_buffers.toLocaleString()} kept inside their TBranch)` : ''}, {fmtBytes(run.uncompressed_bytes)} uncompressed ·
           measured {fmtDate(run.created_at)} · ROOT's layer {run.commit ? `of commit ${shortSha(run.commit)}` : 'of the host'}
           {run.reference && typeof run.reference.label === 'string' ? ` (${run.reference.label})` : ''} · load{' '}
           {JSON.stringify(run.load.loadavg_start ?? null)} → {JSON.stringify(run.load.loadavg_end ?? null)}
