@@ -15,6 +15,7 @@ from fastapi.routing import APIRoute
 
 from basketbench.ab import routes as ab
 from basketbench.analysis import routes as analysis
+from basketbench.arena import routes as arena
 from basketbench.catalog.routes import lookup as catalog
 from basketbench.catalog.routes import machines, worker_tags
 from basketbench.changes import routes as changes
@@ -59,7 +60,7 @@ def api_router() -> APIRouter:
                    ab_requests.router, results.router, analysis.router, ci.router, changes.router,
                    recommend.router, recommend.upload_router, advise.router,
                    worker_tags.router, io.router, lossy.router, lossy.upload_router,
-                   ab.router):
+                   ab.router, arena.router, arena.upload_router):
         api.include_router(router)
     return api
 

@@ -959,6 +959,40 @@ async function main() {
       await page.close();
     });
 
+    await test('codec arena: switch ROOT\'s X to Y, size vs speed, ZSTD level mapping around 505, a row\'s history', async () => {
+      const page = await openPage(context);
+      const arena = data.arena;
+      await page.goto(url('/arena'));
+      await page.waitForSelector(rendered('arena-scatter'), { timeout: 30_000 });
+      const rows = await page.locator('[data-testid="arena-table"] tbody tr').count();
+      check(rows === arena.rows, `one table row per whole-file result (${rows} of ${arena.rows})`);
+      const ng = await page.locator('[data-testid="arena-table"] tbody tr', { hasText: 'zlib-ng 1' }).innerText();
+      check(ng.includes('ZLIB-1 (101)') && ng.includes('+0.96 %') && ng.includes('1.550 ['), `zlib-ng 1 against 101 with its size change and interval (${ng.replace(/\s+/g, ' ')})`);
+      check(ng.includes('readable') && ng.includes('byte-exact'), 'the ROOT-readable and round-trip badges');
+      check((await page.locator('select[name="file"]').inputValue()) === arena.file, 'opens on the seeded file');
+      check((await page.locator('select[name="machine"]').inputValue()) === arena.machine, 'and its machine');
+      await page.waitForSelector(rendered('arena-mapping-zstd'), { timeout: 30_000 });
+      const mapping = await page.evaluate(() => {
+        const gd = document.querySelector('[data-plot="arena-mapping-zstd"] .js-plotly-plot');
+        const size = gd._fullData[0];
+        return { levels: size.x, ten: size.y[size.x.indexOf(10)], title: gd.layout.title.text };
+      });
+      check(mapping.levels.length === 17 && mapping.levels[0] === 3 && mapping.levels[16] === 19, `zstd levels 3..19 (${mapping.levels})`);
+      check(mapping.ten === 0 && mapping.title.includes('ROOT runs level 10'), `505 is zstd 10, at no size change (${mapping.title})`);
+      await page.locator('[data-testid="arena-table"] tbody tr', { hasText: 'zlib-ng 1' }).click();
+      await page.waitForSelector(rendered('arena-history'), { timeout: 30_000 });
+      const history = await page.evaluate(() => {
+        const gd = document.querySelector('[data-plot="arena-history"] .js-plotly-plot');
+        return { x: gd._fullData[0].x, y: gd._fullData[0].y };
+      });
+      check(history.x.length === arena.commits.length, `history over the commits measured (${history.x.length})`);
+      check(history.y[0] < history.y[2], `zlib-ng's size change moves with the commits (${history.y})`);
+      check(page.url().includes('row=candidate'), 'the chosen row is in the URL');
+      await page.screenshot({ path: path.join(SHOTS, 'arena.png'), fullPage: true });
+      check(page.errors.length === 0, `no console errors (${page.errors.join(' | ')})`);
+      await page.close();
+    });
+
     await test('release names: commits of ROOT releases named in the pickers and the inbox', async () => {
       const page = await openPage(context);
       await page.goto(url(`/compare?base=${rel.commits[0]}&head=${rel.commits[1]}&machine=${rel.machine}`));

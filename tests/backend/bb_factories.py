@@ -145,3 +145,91 @@ def post_result_document(client: Any, auth: dict[str, str], doc: dict[str, Any])
     r = client.post("/api/v1/results", json=doc, headers=auth)
     assert r.status_code == 201, r.text
     return dict(r.json())
+
+
+def arena_row(candidate: str, family: str, level: int, reference: int, compressed: int,
+              reference_bytes: int, compress: float | None = 1.2,
+              decompress: float | None = 0.9, **extra: Any) -> dict[str, Any]:
+    """One `basketbench-arena-v1` result: `compress` / `decompress` are the medians of the
+    speed ratios candidate / ROOT (None: no ratio measured)."""
+
+    def ratio(median: float | None) -> dict[str, Any] | None:
+        if median is None:
+            return None
+        return {"median": median, "ci_low": round(median * 0.98, 6),
+                "ci_high": round(median * 1.02, 6), "pairs": 15, "disturbed_pairs": 1}
+
+    return {"candidate": candidate, "family": family, "level": level,
+            "reference_setting": reference, "compressed_bytes": compressed,
+            "reference_bytes": reference_bytes,
+            "size_change_pct": round(100 * (compressed - reference_bytes) / reference_bytes, 6),
+            "roundtrip_ok": True, "root_readable": True,
+            "compress_ratio": ratio(compress), "decompress_ratio": ratio(decompress),
+            "compress_instructions": 2.0e7 / (compress or 1),
+            "decompress_instructions": 4.0e6, "reference_compress_instructions": 2.0e7,
+            "reference_decompress_instructions": 4.0e6, **extra}
+
+
+def arena_document(file: str = "uproot-HZZ.root", seed: int = 0) -> dict[str, Any]:
+    """A small, coherent arena document: zlib candidates against 101, ZSTD against 505 with
+    its level mapping (3..19 against 505 = zstd 10), LZ4 against 404, one data shape."""
+    base = 1_000_000 + seed
+    results = [
+        arena_row("zlib-ng", "zlib", 1, 101, base + 4_000, base, 1.6, 1.3),
+        arena_row("libdeflate", "zlib", 6, 101, base - 20_000, base, 0.8, 1.9),
+        arena_row("zlib", "zlib", 1, 101, base, base, 1.0, 1.0),
+        arena_row("zstd", "zstd", 10, 505, 700_000, 700_000, 1.0, 1.0),
+        arena_row("zstd-ctx", "zstd", 10, 505, 700_000, 700_000, 1.02, 2.5),
+        arena_row("zstd-ldm", "zstd", 19, 505, 640_000, 700_000, 0.1, 1.0),
+        arena_row("lz4", "lz4", 1, 404, 950_000, 900_000, 3.0, 1.1),
+    ]
+    def mapped(row: dict[str, Any], root_setting: int | None) -> dict[str, Any]:
+        keys = ("reference_setting", "compressed_bytes", "reference_bytes", "size_change_pct",
+                "compress_ratio", "decompress_ratio")
+        return {"native_level": row["level"], "root_setting": root_setting,
+                "identical_to_reference": row["compressed_bytes"] == row["reference_bytes"],
+                **{k: row[k] for k in keys}}
+
+    mapping = [mapped(arena_row("zstd", "zstd", level, 505, 700_000 + (10 - level) * 6_000,
+                                700_000, round(2.0 ** ((10 - level) / 4), 4), 1.0),
+                      500 + level // 2 if level % 2 == 0 and level <= 18 else None)
+               for level in range(3, 20)]
+    lz4 = [mapped(arena_row("lz4", "lz4", level, 404, 900_000 + (4 - level) * 10_000, 900_000,
+                            round(2.0 ** ((4 - level) / 3), 4), 1.0),
+                  400 + level if 4 <= level <= 9 else (401 if level == 1 else None))
+           for level in range(1, 13)]
+    return {
+        "schema": "basketbench-arena-v1", "file": file, "file_sha256": hashlib.sha256(
+            f"{file}{seed}".encode()).hexdigest(), "format": "ttree",
+        "machine": {"hostname": "bench-01", "cpu_model": "AMD EPYC 7B13", "cores": 2,
+                    "hardware_tag": "epyc"},
+        "load": {"loadavg_start": [1.5, 1.2, 1.0], "loadavg_end": [1.7, 1.3, 1.0]},
+        "reference": {"layer": "host", "label": "host",
+                      "codec_versions": {"zlib": "1.3.1", "zstd": "1.5.7", "lz4": "1.10.0"}},
+        "method": {"pairs": 15, "shape_pairs": 5, "target_ms": 20.0},
+        "buffers": 120, "uncompressed_bytes": 2_400_000,
+        "shape_buffers": {"offsets": 20, "floats": 30},
+        "shape_bytes": {"offsets": 80_000, "floats": 120_000},
+        "candidates": [
+            {"candidate": "zlib-ng", "family": "zlib", "version": "2.2.4",
+             "source": "debian trixie zlib-ng", "sha256": "1" * 64, "root_readable": True},
+            {"candidate": "libdeflate", "family": "zlib", "version": "1.23",
+             "source": "debian trixie libdeflate", "sha256": "2" * 64, "root_readable": True},
+            {"candidate": "zlib", "family": "zlib", "version": "1.3.1", "source": "host",
+             "sha256": None, "root_readable": True},
+            {"candidate": "zstd", "family": "zstd", "version": "1.5.7", "source": "host",
+             "sha256": None, "root_readable": True},
+            {"candidate": "zstd-ctx", "family": "zstd", "version": "1.5.7", "source": "host",
+             "sha256": None, "root_readable": True},
+            {"candidate": "zstd-ldm", "family": "zstd", "version": "1.5.7", "source": "host",
+             "sha256": None, "root_readable": True},
+            {"candidate": "lz4", "family": "lz4", "version": "1.10.0", "source": "host",
+             "sha256": None, "root_readable": True},
+        ],
+        "results": results,
+        "shapes": [{**arena_row("zlib-ng", "zlib", 1, 101, 40_100, 40_000, 1.5, 1.2),
+                    "shape": "offsets"},
+                   {**arena_row("zstd", "zstd", 10, 505, 30_000, 30_000, 1.0, 1.0),
+                    "shape": "floats"}],
+        "level_mapping": {"zstd": mapping, "lz4": lz4},
+    }

@@ -442,6 +442,78 @@ def seed_lossy(base: str, token: str, shas: list[str]) -> dict[str, Any]:
             "rows": len(doc["results"])}
 
 
+def arena_document(seed: int) -> dict[str, Any]:
+    """A `basketbench-arena-v1` document of HZZ shaped as the arena measures it (zlib
+    candidates against 101, ZSTD's native levels against 505 = zstd 10 with a reused
+    context beside it, LZ4 against 404), sizes exact to the document's own arithmetic;
+    `seed` moves zlib-ng's size so each commit's point differs."""
+    def ratio(median: float | None) -> dict[str, Any] | None:
+        return None if median is None else {
+            "median": median, "ci_low": round(median * 0.97, 4),
+            "ci_high": round(median * 1.03, 4), "pairs": 11, "disturbed_pairs": 1}
+
+    def row(candidate: str, family: str, level: int, setting: int, size: int, ref: int,
+            c: float | None, d: float | None) -> dict[str, Any]:
+        return {"candidate": candidate, "family": family, "level": level,
+                "reference_setting": setting, "compressed_bytes": size, "reference_bytes": ref,
+                "size_change_pct": 100.0 * (size - ref) / ref,
+                "identical_to_reference": size == ref, "roundtrip_ok": True,
+                "root_readable": True, "compress_ratio": ratio(c), "decompress_ratio": ratio(d),
+                "compress_instructions": None, "decompress_instructions": None,
+                "reference_compress_instructions": None,
+                "reference_decompress_instructions": None}
+
+    results = [row("zlib-ng", "zlib", 1, 101, 210_400 + 300 * seed, 209_000, 1.55, 1.25),
+               row("libdeflate", "zlib", 6, 106, 199_100, 200_500, 1.9, 1.6),
+               row("zstd-ctx", "zstd", 10, 505, 180_000, 180_000, 1.05, 2.5),
+               row("lz4", "lz4", 9, 404, 240_000, 246_000, 0.7, 1.0)]
+    results += [row("zstd", "zstd", level, 505, 180_000 + (10 - level) * 2_500, 180_000,
+                    round(2.0 ** ((10 - level) / 4), 4), 1.0) for level in range(3, 20)]
+
+    def mapped(r: dict[str, Any]) -> dict[str, Any]:
+        level = r["level"]
+        return {"native_level": level,
+                "root_setting": 500 + level // 2 if level % 2 == 0 and level <= 18 else None,
+                **{k: r[k] for k in ("reference_setting", "compressed_bytes", "reference_bytes",
+                                     "size_change_pct", "identical_to_reference",
+                                     "compress_ratio", "decompress_ratio")}}
+
+    def candidate(name: str, family: str, version: str) -> dict[str, Any]:
+        return {"candidate": name, "family": family, "version": version,
+                "source": "e2e seed", "sha256": None, "root_readable": True}
+
+    return {
+        "schema": "basketbench-arena-v1", "file": "uproot-HZZ.root",
+        "file_sha256": hashlib.sha256(b"uproot-HZZ.root").hexdigest(), "format": "ttree",
+        "machine": {"hostname": "haswell-01", "cpu_model": MACHINES[0][3],
+                    "hardware_tag": "haswell"},
+        "load": {"loadavg_start": [1.2, 1.1, 1.0], "loadavg_end": [1.3, 1.1, 1.0]},
+        "buffers": 18, "uncompressed_bytes": 421_000,
+        "candidates": [candidate("zlib-ng", "zlib", "2.3.3"),
+                       candidate("libdeflate", "zlib", "1.26"),
+                       candidate("zstd", "zstd", "1.5.7"), candidate("zstd-ctx", "zstd", "1.5.7"),
+                       candidate("lz4", "lz4", "1.10.0")],
+        "results": results,
+        "shapes": [{**row("zlib-ng", "zlib", 1, 101, 20_400, 20_000, 1.4, 1.2),
+                    "shape": "offsets"}],
+        "level_mapping": {"zstd": [mapped(r) for r in results if r["candidate"] == "zstd"],
+                          "lz4": []},
+    }
+
+
+def seed_arena(base: str, token: str, shas: list[str]) -> dict[str, Any]:
+    """Codec arena boards of HZZ on the first machine, with the three newest commits' builds
+    as ROOT's layer (a three-point history of each row)."""
+    machines = request(base, "GET", "/machines?limit=200")["items"]
+    machine = next(m for m in machines if m["name"] == MACHINES[0][0])
+    for i, sha in enumerate(shas):
+        out = request(base, "POST", "/arena-runs", {"machine_id": machine["id"], "commit": sha,
+                                                    "document": arena_document(i)}, token)
+        assert out["results"] == 21 + 1 + 17, out
+    return {"file": "uproot-HZZ.root", "machine": MACHINES[0][0], "commits": shas,
+            "rows": 21}
+
+
 def push_payload(shas: list[str], start: datetime) -> dict[str, Any]:
     messages = [
         "io: reserve basket buffers up front",
@@ -624,6 +696,7 @@ def main() -> None:
             args.token)
     releases = seed_releases(base, args.token, shas, start)
     lossy = seed_lossy(base, args.token, shas[-2:])
+    arena = seed_arena(base, args.token, shas[-3:])
 
     # Move the queue along as workers would: most runs done, the newest commit's
     # runs in flight (one failed with its log tail).
@@ -674,6 +747,7 @@ def main() -> None:
             "run_ids": run_ids,
             "io": {"machine": MACHINES[0][0], "commit": shas[-1], "data": IO_DATA},
             "lossy": lossy,
+            "arena": arena,
             "counts": {"machine": MACHINES[0][0], "commit": shas[-1], "dataset": DATASETS[0][0],
                        **counts},
         },

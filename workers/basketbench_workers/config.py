@@ -85,6 +85,8 @@ class WorkerSettings(BaseSettings):
     test_planted_work_percent: float | None = None
     # Limit of the A/B stage (pipeline/abstage.py) after the benchmark.
     stage_timeout_ab: float = 1800.0
+    # the codec arena (suites with an [arena] table): candidates' builds and their A/B pairs
+    stage_timeout_arena: float = 1800.0
 
     def stage_timeout(self, stage: str) -> float:
         return float(getattr(self, f"stage_timeout_{stage}"))
@@ -98,7 +100,7 @@ class WorkerSettings(BaseSettings):
     @property
     def run_time_limit(self) -> float:
         """Hard limit of one task: every stage at its limit, plus slack."""
-        stages = ("checkout", "build", "benchmark", "ab", "upload")
+        stages = ("checkout", "build", "benchmark", "ab", "arena", "upload")
         return sum(self.stage_timeout(s) for s in stages) + 120.0
 
 

@@ -3,6 +3,7 @@
 from basketbench.models.ab import AbEffect, AbRun
 from basketbench.models.ab_request import AbRequest
 from basketbench.models.advice import AdviceRun
+from basketbench.models.arena import ArenaResult, ArenaRun
 from basketbench.models.base import Base
 from basketbench.models.branch_size import BranchSize
 from basketbench.models.change import Change, NotificationDelivery, PendingDetection
@@ -17,7 +18,8 @@ from basketbench.models.run import Run, RunDispatch
 from basketbench.models.worker import WorkerTag
 
 __all__ = [
-    "AbEffect", "AbRequest", "AbRun", "AdviceRun", "ApiToken", "Base", "BranchSize", "Change",
+    "AbEffect", "AbRequest", "AbRun", "AdviceRun", "ApiToken", "ArenaResult", "ArenaRun", "Base",
+    "BranchSize", "Change",
     "CodecSet",
     "Commit",
     "Configuration", "Dataset", "LossyResult", "LossySweep", "Machine",

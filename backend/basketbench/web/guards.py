@@ -34,6 +34,9 @@ ADVICE_MAX_BODY = 20 * MB
 # A lossy sweep (`basketbench lossy --json`, one row per column x representation x setting):
 # PHYSLITE's 411 float columns make ~4 MB.
 LOSSY_MAX_BODY = 64 * MB
+# An arena document (`basketbench arena --json`): a few hundred rows per file, a few
+# thousand with the per-shape rows.
+ARENA_MAX_BODY = 32 * MB
 # Everything else (trigger, run updates, machine registration) is small.
 DEFAULT_MAX_BODY = 2 * MB
 # Deeper JSON is no real document: orjson (serialising) and recursion stop near 255.
@@ -49,6 +52,8 @@ def body_limit(path: str) -> int:
         return ADVICE_MAX_BODY
     if path.endswith("/lossy-sweeps"):
         return LOSSY_MAX_BODY
+    if path.endswith("/arena-runs"):
+        return ARENA_MAX_BODY
     return DEFAULT_MAX_BODY
 
 

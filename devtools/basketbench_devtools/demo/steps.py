@@ -26,6 +26,7 @@ import httpx
 from basketbench.measure.paths import repo_root
 from basketbench.measure.realroot.releases import lookup, release_commit_sha
 
+from basketbench_devtools.demo.arena import measure_arena
 from basketbench_devtools.demo.checkout import git_commit_info, resolve_commit
 from basketbench_devtools.demo.console import DemoError, say
 from basketbench_devtools.demo.database import demo_token, migrate, record_commit
@@ -121,6 +122,7 @@ def run_demo(options: DemoOptions) -> None:
             measure_lossy(client, machine_token, [v for v in DEMO_RELEASES
                                           if release_commit_sha(lookup(v)) in measured],
                           sha, rerun=options.rerun)
+            measure_arena(client, machine_token, tag, rerun=options.rerun)
             if io_run is not None:
                 say(f"end-to-end I/O: {io_run.get('result_count')} results (run "
                     f"{io_run['id']}); page: {url}/io")

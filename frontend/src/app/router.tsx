@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate, RouterProvider, useRouteError } from 'react-router';
+import { ArenaPage } from '@/features/arena/components/arena-page';
 import { ChangesPage } from '@/features/changes/components/changes-page';
 import { ComparePage } from '@/features/compare/components/compare-page';
 import { ConfigurationsPage } from '@/features/configurations/components/configurations-page';
@@ -33,6 +34,7 @@ const router = createBrowserRouter([
       { path: paths.configurations.path, element: <ConfigurationsPage /> },
       { path: paths.io.path, element: <IoPage /> },
       { path: paths.lossy.path, element: <LossyPage /> },
+      { path: paths.arena.path, element: <ArenaPage /> },
       { path: '*', element: <EmptyState>Page not found. Use the navigation above.</EmptyState> },
     ],
   },

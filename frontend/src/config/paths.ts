@@ -9,4 +9,5 @@ export const paths = {
   configurations: { path: '/configurations', label: 'Configurations' },
   io: { path: '/io', label: 'End-to-end I/O' },
   lossy: { path: '/lossy', label: 'Lossy floats' },
+  arena: { path: '/arena', label: 'Codec arena' },
 } as const;

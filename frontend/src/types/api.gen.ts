@@ -998,6 +998,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/arena": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Arena
+         * @description The newest arena run of each (file, machine): "what would switching ROOT's X to Y
+         *     do?" per candidate and level, with the exact size change, the interleaved speed ratios
+         *     candidate / ROOT (median and interval; > 1: the candidate is faster), instructions per
+         *     MB, whether ROOT can read the output, and the ZSTD / LZ4 level mapping.
+         */
+        get: operations["arena-get_arena"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/arena/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Arena History
+         * @description One candidate and level against one ROOT setting, over the ROOT commits whose build
+         *     was the reference (oldest first): size change and speed ratios as ROOT and the
+         *     libraries move.
+         */
+        get: operations["arena-get_arena_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/arena-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload Arena Run
+         * @description Store one codec arena measurement: `{machine_id, commit?, repository?, run_id?,
+         *     document}`, the document being `basketbench-arena-v1` (`basketbench arena FILE.root
+         *     --json`). `commit`: the commit whose build was ROOT's reference layer (none: the host's
+         *     layer). 422 with every reason when anything is off (nothing stored); the same document
+         *     again from the same machine answers 200 with the stored run.
+         */
+        post: operations["arena-upload_arena_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1278,6 +1347,195 @@ export interface components {
         AdviseRunsOut: {
             /** Items */
             items: components["schemas"]["AdviseRunOut"][];
+        };
+        /**
+         * ArenaBoardOut
+         * @description The latest arena run of one file on one machine, with its rows (`results` for the
+         *     whole file, `shapes` per data shape, `level_mapping` per family).
+         */
+        ArenaBoardOut: {
+            run: components["schemas"]["ArenaRunOut"];
+            /** Results */
+            results: components["schemas"]["ArenaResultOut"][];
+            /** Shapes */
+            shapes: components["schemas"]["ArenaResultOut"][];
+            /** Level Mapping */
+            level_mapping: {
+                [key: string]: components["schemas"]["ArenaResultOut"][];
+            };
+        };
+        /** ArenaBoardsOut */
+        ArenaBoardsOut: {
+            /** Boards */
+            boards: components["schemas"]["ArenaBoardOut"][];
+        };
+        /** ArenaCandidateOut */
+        ArenaCandidateOut: {
+            /** Candidate */
+            candidate: string;
+            /** Family */
+            family: string;
+            /** Version */
+            version: string;
+            /** Source */
+            source: string;
+            /** Sha256 */
+            sha256: string | null;
+            /** What */
+            what?: string | null;
+            /** Root Readable */
+            root_readable: boolean | null;
+        };
+        /** ArenaHistoryOut */
+        ArenaHistoryOut: {
+            /** File */
+            file: string;
+            /** Machine */
+            machine: string;
+            /** Candidate */
+            candidate: string;
+            /** Level */
+            level: number;
+            /** Reference Setting */
+            reference_setting: number;
+            /** Shape */
+            shape: string | null;
+            /** Points */
+            points: components["schemas"]["ArenaHistoryPointOut"][];
+        };
+        /** ArenaHistoryPointOut */
+        ArenaHistoryPointOut: {
+            /** Commit */
+            commit: string;
+            /** Committed At */
+            committed_at: string | null;
+            /** Arena Run Id */
+            arena_run_id: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Compressed Bytes */
+            compressed_bytes: number | null;
+            /** Reference Bytes */
+            reference_bytes: number | null;
+            /** Size Change Pct */
+            size_change_pct: number | null;
+            /** Roundtrip Ok */
+            roundtrip_ok: boolean | null;
+            /** Error */
+            error: string | null;
+            compress_ratio: components["schemas"]["SpeedRatioOut"] | null;
+            decompress_ratio: components["schemas"]["SpeedRatioOut"] | null;
+            /** Compress Instructions */
+            compress_instructions: number | null;
+            /** Reference Compress Instructions */
+            reference_compress_instructions: number | null;
+            /** Decompress Instructions */
+            decompress_instructions: number | null;
+            /** Reference Decompress Instructions */
+            reference_decompress_instructions: number | null;
+        };
+        /** ArenaResultOut */
+        ArenaResultOut: {
+            /** Candidate */
+            candidate: string;
+            /** Family */
+            family: string;
+            /** Level */
+            level: number;
+            /** Shape */
+            shape: string | null;
+            /** Reference Setting */
+            reference_setting: number;
+            /** Root Setting */
+            root_setting: number | null;
+            /** Compressed Bytes */
+            compressed_bytes: number | null;
+            /** Reference Bytes */
+            reference_bytes: number | null;
+            /** Size Change Pct */
+            size_change_pct: number | null;
+            /** Identical To Reference */
+            identical_to_reference: boolean | null;
+            /** Roundtrip Ok */
+            roundtrip_ok: boolean | null;
+            /** Root Readable */
+            root_readable: boolean | null;
+            /** Error */
+            error: string | null;
+            compress_ratio: components["schemas"]["SpeedRatioOut"] | null;
+            decompress_ratio: components["schemas"]["SpeedRatioOut"] | null;
+            /** Compress Instructions */
+            compress_instructions: number | null;
+            /** Decompress Instructions */
+            decompress_instructions: number | null;
+            /** Reference Compress Instructions */
+            reference_compress_instructions: number | null;
+            /** Reference Decompress Instructions */
+            reference_decompress_instructions: number | null;
+        };
+        /** ArenaRunOut */
+        ArenaRunOut: {
+            /** Id */
+            id: number;
+            /** File */
+            file: string;
+            /** File Sha256 */
+            file_sha256: string;
+            /** Format */
+            format: string;
+            /** Machine Id */
+            machine_id: number;
+            /** Machine */
+            machine: string;
+            /** Commit */
+            commit: string | null;
+            /** Run Id */
+            run_id: number | null;
+            /** Host */
+            host: {
+                [key: string]: unknown;
+            };
+            /** Load */
+            load: {
+                [key: string]: unknown;
+            };
+            /** Buffers */
+            buffers: number;
+            /** Embedded Buffers */
+            embedded_buffers: number | null;
+            /** Uncompressed Bytes */
+            uncompressed_bytes: number;
+            /** Candidates */
+            candidates: components["schemas"]["ArenaCandidateOut"][];
+            /** Reference */
+            reference: {
+                [key: string]: unknown;
+            } | null;
+            /** Method */
+            method: {
+                [key: string]: unknown;
+            };
+            /** Shape Totals */
+            shape_totals: {
+                [key: string]: unknown;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+        };
+        /** ArenaStored */
+        ArenaStored: {
+            /** Arena Run Id */
+            arena_run_id: number;
+            /** Results */
+            results: number;
+            /** Duplicate */
+            duplicate: boolean;
         };
         /** BisectionOut */
         BisectionOut: {
@@ -3633,6 +3891,23 @@ export interface components {
             /** Decompress Mb S */
             decompress_mb_s: number;
         };
+        /**
+         * SpeedRatioOut
+         * @description Candidate speed / ROOT speed, interleaved: median of the per-pair ratios (> 1: the
+         *     candidate is faster), its interval and the pairs behind it.
+         */
+        SpeedRatioOut: {
+            /** Median */
+            median: number | null;
+            /** Ci Low */
+            ci_low: number | null;
+            /** Ci High */
+            ci_high: number | null;
+            /** Pairs */
+            pairs: number;
+            /** Disturbed Pairs */
+            disturbed_pairs: number;
+        };
         /** SpeedStats */
         SpeedStats: {
             /** Median */
@@ -5258,8 +5533,11 @@ export interface operations {
             query?: {
                 /** @description machine name, name@version or id */
                 machine?: string | null;
+                /** @description side A's commit (sha or unique prefix) */
                 base_commit?: string | null;
+                /** @description side B's commit (sha or unique prefix) */
                 head_commit?: string | null;
+                /** @description at most this many, newest first */
                 limit?: number;
             };
             header?: never;
@@ -7804,7 +8082,9 @@ export interface operations {
     "lossy-get_lossy_sweeps": {
         parameters: {
             query?: {
+                /** @description only sweeps of this file (its name) */
                 file?: string | null;
+                /** @description at most this many, newest first */
                 limit?: number;
             };
             header?: never;
@@ -7941,12 +8221,14 @@ export interface operations {
     "lossy-get_lossy_sweep": {
         parameters: {
             query?: {
-                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
+                /** @description default: the sweep's first setting */
                 setting?: number | null;
+                /** @description columns to show (repeatable); default: the 8 largest at full */
                 column?: string[] | null;
             };
             header?: never;
             path: {
+                /** @description the sweep's id (GET /lossy-sweeps) */
                 sweep_id: number;
             };
             cookie?: never;
@@ -8012,14 +8294,19 @@ export interface operations {
     "lossy-get_lossy_history": {
         parameters: {
             query: {
+                /** @description the file's name */
                 file: string;
+                /** @description the branch or field name */
                 column: string;
+                /** @description how the column is stored */
                 representation: "full" | "half" | "trunc" | "quant";
+                /** @description bits on storage (32 for full, 16 for half) */
                 bits: number;
-                /** @description ROOT compression setting, 100 * algorithm + level, e.g. 505 (ZSTD-5) */
+                /** @description compression setting, algorithm * 100 + level */
                 setting: number;
                 /** @description default: every codec set */
                 codecs?: string | null;
+                /** @description the newest this many commits */
                 limit?: number;
             };
             header?: never;
@@ -8195,6 +8482,246 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AbIngestOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "arena-get_arena": {
+        parameters: {
+            query?: {
+                /** @description only this file (its name) */
+                file?: string | null;
+                /** @description machine id or name */
+                machine?: string | null;
+                /** @description only candidates of this codec family */
+                family?: ("zlib" | "zstd" | "lz4" | "lzma") | null;
+                /** @description also the rows per data shape */
+                shapes?: boolean;
+                /** @description false: only the runs (which files and machines have a board) */
+                results?: boolean;
+                /** @description at most this many (file, machine) boards */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArenaBoardsOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "arena-get_arena_history": {
+        parameters: {
+            query: {
+                /** @description the file's name */
+                file: string;
+                /** @description machine id or name */
+                machine: string;
+                /** @description zlib-ng, libdeflate, zstd, lz4-ctx, ... */
+                candidate: string;
+                /** @description the candidate's native level */
+                level: number;
+                /** @description ROOT's setting it is compared with (101, 505, ...) */
+                reference_setting: number;
+                /** @description the whole file, one data shape, or the level mapping */
+                view?: "candidate" | "shape" | "mapping";
+                /** @description the data shape (view=shape) */
+                shape?: string | null;
+                /** @description the newest this many runs */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArenaHistoryOut"];
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing or invalid token / signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid input, with every reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description database unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "arena-upload_arena_run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description duplicate: this document was already stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArenaStored"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArenaStored"];
                 };
             };
             /** @description bad request */

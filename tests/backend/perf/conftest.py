@@ -11,10 +11,11 @@ from typing import Any
 import psycopg
 import pytest
 from basketbench.app import create_app
-from basketbench.models import Change
-from bb_factories import make_settings
+from basketbench.arena.ingest import ingest as ingest_arena
+from basketbench.models import Change, Commit, Machine, Repository
+from bb_factories import arena_document, make_settings
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from bench.seed import seed
@@ -38,6 +39,15 @@ def seeded_url(make_session_pg_database: Callable[[], str], pg_admin_url: str) -
                            direction="regression", base_value=100.0, head_value=90.0,
                            delta_pct=-10.0, p_value=0.001, q_value=0.01, state="confirmed"))
         session.commit()
+        # Three arena runs of HZZ on bench-haswell (the newest commits' builds as ROOT's
+        # reference), so /arena and /arena/history answer with rows.
+        machine = session.scalar(select(Machine.id).where(Machine.name == "bench-haswell"))
+        repo = session.scalar(select(Repository.name))
+        shas = session.scalars(select(Commit.sha).order_by(Commit.order.desc()).limit(3))
+        for i, commit in enumerate(shas):
+            ingest_arena(session, make_settings(url), {
+                "machine_id": machine, "commit": commit, "repository": repo,
+                "document": arena_document(seed=i)})
     engine.dispose()
     with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://", 1),
                          autocommit=True) as conn:

@@ -62,6 +62,11 @@ READS: dict[str, tuple[str, str]] = {
     "lossy sweep": ("/api/v1/lossy-sweeps/{sweep_id}", "/api/v1/lossy-sweeps/1"),
     "lossy history": ("/api/v1/lossy/history", "/api/v1/lossy/history?file=uproot-HZZ.root"
                       "&column=Muon_Px&representation=trunc&bits=16&setting=505"),
+    "arena": ("/api/v1/arena", "/api/v1/arena?file=uproot-HZZ.root&machine=bench-haswell"
+              "&shapes=true"),
+    "arena history": ("/api/v1/arena/history", "/api/v1/arena/history?file=uproot-HZZ.root"
+                      "&machine=bench-haswell&candidate=zstd&level=3&reference_setting=505"
+                      "&view=mapping"),
 }
 
 

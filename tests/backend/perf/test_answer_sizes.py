@@ -22,6 +22,8 @@ EXPECTED_BYTES: dict[str, int] = {
     "results": 30_620,
     "changes": 1_556,
     "recommend history": 14_730,
+    "arena": 24_839,  # one board: 7 whole-file rows, 2 shape rows, 29 level-mapping rows
+    "arena history": 1_914,  # 3 commits
 }
 
 

@@ -51,6 +51,8 @@ EXPECTED: dict[str, tuple[int, int]] = {
     "lossy sweeps": (200, 1),
     "lossy sweep": (404, 1),  # no lossy sweep in the seeded world
     "lossy history": (404, 1),
+    "arena": (200, 2),  # the newest run per file and machine, then its rows
+    "arena history": (200, 1),
 }
 
 

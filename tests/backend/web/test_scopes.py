@@ -31,6 +31,7 @@ WRITE_SCOPES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/changes/{change_id:int}/bisection/range"): "machine",
     ("POST", "/api/v1/lossy-sweeps"): "machine",
     ("POST", "/api/v1/ab-runs"): "machine",
+    ("POST", "/api/v1/arena-runs"): "machine",
     ("POST", "/api/v1/trigger"): "user",
     ("POST", "/api/v1/advise"): "user",
     ("POST", "/api/v1/ab-requests"): "user",

@@ -88,6 +88,10 @@ class ApiClient:
         """An interleaved A/B comparison (POST /ab-runs): a re-upload answers duplicate."""
         return dict(self._request("POST", "/ab-runs", json=body))
 
+    def post_arena_run(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A codec arena measurement (POST /arena-runs): a re-upload answers duplicate."""
+        return dict(self._request("POST", "/arena-runs", json=body))
+
     def get_advice_path(self, run_id: int) -> str:
         return str(self._request("GET", f"/advise/{run_id}/path")["path"])
 

@@ -55,6 +55,7 @@ from basketbench_workers.config import WorkerSettings
 from basketbench_workers.pipeline.ab_run import AbContext, pipeline_ab, requested_ab
 from basketbench_workers.pipeline.abstage import AB_SUITE_PREFIX
 from basketbench_workers.pipeline.advise import run_advise
+from basketbench_workers.pipeline.arenastage import pipeline_arena
 from basketbench_workers.pipeline.corpora import corpus_file
 from basketbench_workers.pipeline.suites import IoSpec, Suite, SuiteError, get_suite
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
@@ -479,6 +480,9 @@ def _stages(
         reporter.stage("ab")
         pipeline_ab(ab_context, dict(zip((c.name for c in suite.corpora), corpora, strict=True)),
                     document, beat)
+    if suite.arena is not None:
+        reporter.stage("arena")
+        pipeline_arena(ab_context, suite.arena, beat)
     if rc == 1:
         reporter.failed(
             "some results failed (codec error or round-trip mismatch); stored with their error",

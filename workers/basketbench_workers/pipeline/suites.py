@@ -73,6 +73,20 @@ class AbSpec:
 
 
 @dataclass(frozen=True)
+class ArenaSpec:
+    """The codec arena after the benchmark (pipeline/arenastage.py): `[arena]` in the suite
+    file. Candidate codecs measured on real ROOT files against the commit's own build as
+    ROOT's reference layer, one upload per file (POST /arena-runs)."""
+
+    files: tuple[str, ...]  # base names of basketbench.measure.rootio.default_root_files()
+    candidates: tuple[str, ...] | None = None  # `zstd:3/10/19` style; None: every candidate
+    pairs: int = 11
+    shape_pairs: int = 0  # > 0: also the per-shape ratios (the sizes always)
+    target_ms: float = 20.0
+    timeout_seconds: float = 1800.0
+
+
+@dataclass(frozen=True)
 class Suite:
     name: str
     description: str
@@ -91,6 +105,7 @@ class Suite:
     io: IoSpec | None = None  # end-to-end ROOT I/O: only when the suite asks for it
     instructions: CountSpec | None = None  # None: timed only
     ab: AbSpec | None = None  # None: no per-commit A/B
+    arena: ArenaSpec | None = None  # None: no codec arena
 
     def count_args(self, corpus_files: dict[str, Path]) -> list[str] | None:
         """rzbench arguments of the counted run (no memcpy row), None when not counted."""
@@ -209,7 +224,49 @@ def parse_suite(raw: dict[str, Any], where: str) -> Suite:
         io=_io(raw, where),
         instructions=_count_spec(raw, where, synthetic, corpora),
         ab=_ab_spec(raw, where, corpora),
+        arena=_arena_spec(raw, where),
     )
+
+
+_ARENA_KEYS = {"files", "candidates", "pairs", "shape_pairs", "target_ms", "timeout_seconds",
+               "enabled"}
+
+
+def _arena_spec(raw: dict[str, Any], where: str) -> ArenaSpec | None:
+    table = raw.get("arena")
+    if table is None:
+        return None
+    here = f"{where}: [arena]"
+    if not isinstance(table, dict):
+        raise SuiteError(f"{here} must be a table")
+    unknown = set(table) - _ARENA_KEYS
+    if unknown:
+        raise SuiteError(f"{here}: unknown key(s) {sorted(unknown)}")
+    if table.get("enabled", True) is False:
+        return None
+    files = _strs(table, "files", (), here)
+    if not files or any("/" in f or not f.endswith(".root") for f in files):
+        raise SuiteError(f"{here}: 'files' must name ROOT files (base names such as "
+                         "uproot-HZZ.root)")
+    candidates = None
+    if "candidates" in table:
+        candidates = _strs(table, "candidates", (), here)
+        if not candidates:
+            raise SuiteError(f"{here}: 'candidates' must name at least one candidate "
+                             "(leave it out for every candidate)")
+    pairs, shape_pairs = table.get("pairs", 11), table.get("shape_pairs", 0)
+    target, timeout = table.get("target_ms", 20.0), table.get("timeout_seconds", 1800.0)
+    if not isinstance(pairs, int) or isinstance(pairs, bool) or not 1 <= pairs <= 1000:
+        raise SuiteError(f"{here}: 'pairs' must be an integer from 1 to 1000")
+    if not isinstance(shape_pairs, int) or isinstance(shape_pairs, bool) \
+            or not 0 <= shape_pairs <= 1000:
+        raise SuiteError(f"{here}: 'shape_pairs' must be an integer from 0 to 1000")
+    if not isinstance(target, int | float) or not 1 <= target <= 1000:
+        raise SuiteError(f"{here}: 'target_ms' must be 1 to 1000 ms")
+    if not isinstance(timeout, int | float) or timeout <= 0:
+        raise SuiteError(f"{here}: 'timeout_seconds' must be positive")
+    return ArenaSpec(files=files, candidates=candidates, pairs=pairs, shape_pairs=shape_pairs,
+                     target_ms=float(target), timeout_seconds=float(timeout))
 
 
 _AB_KEYS = {"corpora", "settings", "pairs", "target_ms", "timeout_seconds", "reference_release",

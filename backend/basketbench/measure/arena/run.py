@@ -34,6 +34,7 @@ from basketbench.measure.arena.candidates import (
 from basketbench.measure.arena.shapes import file_corpora
 from basketbench.measure.arena.sources import SourceUnavailable, default_cache
 from basketbench.measure.rootio.extract import ExtractionError, check_root_header
+from basketbench.measure.rzbench.runner import Launcher
 
 SCHEMA = "basketbench-arena-v1"
 DEFAULT_PAIRS = 11
@@ -122,13 +123,16 @@ def _check_levels(c: Candidate, levels: tuple[int, ...]) -> None:
 
 def _rzbench_ab(rzbench: Path, a_layer: str, b_layer: str, corpora: Sequence[Path],
                 settings: Sequence[int], b_codecs: Sequence[tuple[int, int]], pairs: int,
-                target_ms: float, out: Path) -> dict[str, Any]:
+                target_ms: float, out: Path, launcher: Launcher | None = None
+                ) -> dict[str, Any]:
     cmd = [str(rzbench), "ab", "--a", a_layer, "--b", b_layer,
            "--settings", ",".join(map(str, settings)),
            "--b-codecs", ",".join(f"{a}:{lv}" for a, lv in b_codecs),
            "--pairs", str(pairs), "--target-ms", f"{target_ms:g}", "--json", str(out)]
     for c in corpora:
         cmd += ["--corpus", str(c)]
+    if launcher is not None:  # ROOT's layer is a commit's code: rzbench runs sandboxed
+        cmd = launcher(cmd, [out.parent])
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode == 2:
         lines = done.stderr.strip().splitlines()
@@ -231,10 +235,11 @@ def _reference_side(reference: str, chosen: list[str], cache: Path, say: Say) ->
         raise ArenaInputError(str(exc)) from exc
 
 
-def _reference_versions(rzbench: Path, ref_layer: str, corpus: Path, tmp: Path
-                        ) -> dict[str, str]:
+def _reference_versions(rzbench: Path, ref_layer: str, corpus: Path, tmp: Path,
+                        launcher: Launcher | None = None) -> dict[str, str]:
     out = tmp / "probe.json"
-    raw = _rzbench_ab(rzbench, ref_layer, ref_layer, [corpus], [505], [(5, 10)], 0, 1, out)
+    raw = _rzbench_ab(rzbench, ref_layer, ref_layer, [corpus], [505], [(5, 10)], 0, 1, out,
+                      launcher)
     libs = raw["a"]["codecs"].get("libraries") or {}
     return {str(k): str(v) for k, v in libs.items()}
 
@@ -250,8 +255,12 @@ def run_arena(
     target_ms: float = DEFAULT_TARGET_MS,
     cache: Path | None = None,
     say: Say = _quiet,
+    launcher: Launcher | None = None,
+    scratch: Path | None = None,
 ) -> dict[str, Any]:
-    """The basketbench-arena-v1 document for `root_file` (docs/arena.md)."""
+    """The basketbench-arena-v1 document for `root_file` (docs/arena.md). With a `launcher`
+    (a worker's sandbox: ROOT's layer is then a commit's build), every rzbench runs through
+    it, writing only into a temporary folder under `scratch`."""
     if not root_file.is_file():
         raise ArenaInputError(f"{root_file.name}: no such file")
     try:
@@ -270,14 +279,14 @@ def run_arena(
     cache = cache or default_cache()
     side_a = _reference_side(reference_layer, [name for name, _ in chosen], cache, say)
     load_start = _loadavg()
-    with tempfile.TemporaryDirectory(prefix="basketbench-arena-") as tmpdir:
+    with tempfile.TemporaryDirectory(prefix="basketbench-arena-", dir=scratch) as tmpdir:
         tmp = Path(tmpdir)
         say(f"extracting the buffers of {root_file.name}")
         try:
             corpora = file_corpora(root_file, tmp)
         except (ExtractionError, ValueError) as exc:
             raise ArenaInputError(str(exc).replace(str(root_file), root_file.name)) from exc
-        ref_versions = _reference_versions(rzbench, side_a.layer, corpora.whole, tmp)
+        ref_versions = _reference_versions(rzbench, side_a.layer, corpora.whole, tmp, launcher)
         zstd_v = ref_versions.get("zstd") if ref_versions.get("zstd") in DEBIAN_ZSTD else None
         lz4_v = ref_versions.get("lz4") if ref_versions.get("lz4") in DEBIAN_LZ4 else None
         table = catalogue(zstd_v or DEFAULT_ZSTD, lz4_v or DEFAULT_LZ4)
@@ -306,7 +315,7 @@ def run_arena(
                     (list(corpora.shapes.values()), shape_pairs, shape_results, "shapes")):
                 out = tmp / f"{c.name}-{tag}.json"
                 raw = _rzbench_ab(rzbench, side_a.layer, str(built.layer), corpus_list,
-                                  settings, codecs, n_pairs, target_ms, out)
+                                  settings, codecs, n_pairs, target_ms, out, launcher)
                 doc = document_from_raw(raw, side_a, Side(str(built.layer), c.name,
                                                            str(built.layer)), [], [])
                 for dataset, entry in _entries(raw, doc, built):
