@@ -11,7 +11,7 @@ from __future__ import annotations
 import typer
 from basketbench_devtools.demo import command as demo
 
-from basketbench.cli import ab, advise, corpus, lossy, replay, run, server
+from basketbench.cli import ab, advise, corpus, headroom, lossy, replay, run, server
 
 app = typer.Typer(
     help="Continuous performance tracking of ROOT's I/O compression.",
@@ -26,6 +26,9 @@ app.command("serve", help="Start the API (and the built dashboard).")(server.ser
 app.command("run", help="Run the rzbench harness locally and print a table.")(run.run)
 app.command("ab", help="Compare two builds' speeds interleaved in one process (A/B).")(
     ab.ab_command
+)
+app.command("headroom", help="What ROOT's framing costs against the bare codec library.")(
+    headroom.headroom_command
 )
 app.command("advise", help="Which compression setting for this ROOT file? Measure and rank.")(
     advise.advise_command

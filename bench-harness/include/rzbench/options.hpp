@@ -49,6 +49,7 @@ enum class Opt {
    kMinCpuWall,      // --min-cpu-wall X
    kMaxInvoluntary,  // --max-involuntary N
    kMaxSteal,        // --max-steal-ticks N
+   kLayer,           // --layer host|LAYER.so
 };
 
 // The values of one command line; fields of options a subcommand does not accept keep its defaults.
@@ -65,6 +66,7 @@ struct Options {
    std::string name;   // synth's NAME
    std::string output; // synth's -o FILE.bbc
    std::string layer_a, layer_b; // ab's --a / --b ("" = not given)
+   std::string layer = "host";   // headroom's --layer: the framed path
    AbParams ab;                  // ab's pairs, seed, clock, limits (its --target-ms is run.engine.target_ms)
    bool target_ms_given = false; // ab's default repetition differs from bench's sample
 
@@ -82,7 +84,7 @@ struct CommandSpec {
    bool takes_name = false;
 };
 
-// The subcommands that take options (bench, ab, verify, sizes, digest, synth); nullptr for any other.
+// The subcommands that take options (bench, ab, headroom, verify, sizes, digest, synth); nullptr for any other.
 const CommandSpec *find_command(const std::string &name);
 
 // Parses args (the words after the subcommand) for spec; throws UsageError.

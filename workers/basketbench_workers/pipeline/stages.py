@@ -56,6 +56,7 @@ from basketbench_workers.pipeline.ab_run import AbContext, pipeline_ab, requeste
 from basketbench_workers.pipeline.abstage import AB_SUITE_PREFIX
 from basketbench_workers.pipeline.advise import run_advise
 from basketbench_workers.pipeline.corpora import corpus_file
+from basketbench_workers.pipeline.headroomstage import pipeline_headroom
 from basketbench_workers.pipeline.suites import IoSpec, Suite, SuiteError, get_suite
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
 from basketbench_workers.sandbox import Launcher, Sandbox
@@ -479,6 +480,10 @@ def _stages(
         reporter.stage("ab")
         pipeline_ab(ab_context, dict(zip((c.name for c in suite.corpora), corpora, strict=True)),
                     document, beat)
+    if suite.headroom is not None:
+        reporter.stage("headroom")
+        pipeline_headroom(ab_context, dict(zip((c.name for c in suite.corpora), corpora,
+                                               strict=True)), document, beat)
     if rc == 1:
         reporter.failed(
             "some results failed (codec error or round-trip mismatch); stored with their error",
