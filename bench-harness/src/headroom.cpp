@@ -14,6 +14,7 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <sys/resource.h>
 #include <xxhash.h>
 
 namespace rzbench {
@@ -248,6 +249,21 @@ int calibrate(Workload &w, bool compress, const AbParams &p)
    return static_cast<int>(std::min(std::ceil(p.target_ms / 1e3 / std::max(once, 1e-9)), 1e6));
 }
 
+// Minor page faults of one pass: a fresh codec context is memory that glibc may map and unmap
+// per buffer, paid in faults and system time that callgrind's user-space instruction counts do
+// not see (docs/perf/headroom.md). They do not depend on the load.
+long minor_faults_of_pass(Workload &w, PathId id, bool compress)
+{
+   rusage before{}, after{};
+   getrusage(RUSAGE_THREAD, &before);
+   if (compress)
+      w.compress_pass(id);
+   else
+      w.decompress_pass(id);
+   getrusage(RUSAGE_THREAD, &after);
+   return after.ru_minflt - before.ru_minflt;
+}
+
 // One slot of a direction: the three paths' repetitions, in the order they ran.
 struct Triple {
    std::array<int, 3> order;
@@ -295,6 +311,27 @@ std::string count_label(size_t index, const char *path, const char *op)
 }
 
 } // namespace
+
+std::optional<double> cpuid_cost_us()
+{
+#if defined(__x86_64__) || defined(__i386__)
+   // Median of 31 batches of 64 cpuid(0) on the thread's CPU clock. zstd runs cpuid when it
+   // creates a context (its BMI2 check); under a hypervisor each one is a VM exit.
+   std::vector<double> batches;
+   for (int b = 0; b < 31; ++b) {
+      const Probe start = probe_now();
+      for (int i = 0; i < 64; ++i) {
+         unsigned eax = 0, ebx, ecx = 0, edx;
+         __asm__ __volatile__("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));
+      }
+      batches.push_back(since(start).cpu_s / 64 * 1e6);
+   }
+   std::sort(batches.begin(), batches.end());
+   return batches[batches.size() / 2];
+#else
+   return std::nullopt;
+#endif
+}
 
 json run_headroom(const std::vector<Dataset> &datasets, const std::vector<int> &settings, const ZipApi &api,
                   const HeadroomParams &params, const AbProgress &progress)
@@ -384,6 +421,11 @@ json run_headroom(const std::vector<Dataset> &datasets, const std::vector<int> &
             continue;
          }
          const int c_loops = calibrate(*w, true, ab), d_loops = calibrate(*w, false, ab);
+         json faults = json::object();
+         for (bool compress : {true, false})
+            for (PathId id : {kFramed, kFresh, kReused})
+               faults[compress ? "compress" : "decompress"][kPathNames[id]] = minor_faults_of_pass(*w, id, compress);
+         r["minor_faults_per_pass"] = faults;
          std::vector<Triple> comp, decomp;
          for (int i = 0; i < ab.pairs && !error; ++i) {
             w->relocate(rng);

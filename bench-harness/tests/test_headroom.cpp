@@ -102,10 +102,22 @@ TEST(Headroom, SmallRunHasEveryComparisonAndSamePayloads)
       }
       for (const char *dir : {"compress", "decompress"}) {
          EXPECT_EQ(r[dir]["slots"].size(), 3u);
+         EXPECT_EQ(r["minor_faults_per_pass"][dir].size(), 3u);
          for (const char *c : {"headroom", "framing", "context"}) {
             const auto &s = r[dir]["comparisons"][c];
             EXPECT_EQ(s["pairs"].get<size_t>() + s["disturbed_pairs"].get<size_t>(), 3u);
          }
       }
    }
+}
+
+TEST(Headroom, CpuidCostIsMeasuredOnX86)
+{
+#if defined(__x86_64__) || defined(__i386__)
+   const auto us = cpuid_cost_us();
+   ASSERT_TRUE(us.has_value());
+   EXPECT_GT(*us, 0.0);
+#else
+   EXPECT_FALSE(cpuid_cost_us().has_value());
+#endif
 }

@@ -100,8 +100,17 @@ def test_document_recomputes_rzbench_statistics(raw_timed: dict[str, Any]) -> No
     assert not parsed.instructions_counted
     assert parsed.same_versions  # rootcompat calls the host's libraries, as the bare path does
     limits = ab_stats.Limits.from_json(raw_timed["params"]["limits"])
+    if parsed.machine.get("arch") == "x86_64":
+        assert parsed.machine_costs.cpuid_us is not None and parsed.machine_costs.cpuid_us > 0
     for r, raw in zip(doc["results"], raw_timed["results"], strict=True):
         assert r["same_work"] and r["roundtrip_ok"]
+        for direction in ("compress", "decompress"):
+            times = r[direction]["per_buffer_us"]
+            assert times is not None and min(times[p] for p in ("framed", "bare_fresh",
+                                                                 "bare_reused")) > 0
+            assert times["context"] == pytest.approx(times["bare_fresh"] - times["bare_reused"])
+            faults = r[direction]["minor_faults_per_pass"]
+            assert set(faults) == {"framed", "bare_fresh", "bare_reused"}
         for direction in ("compress", "decompress"):
             slots = raw[direction]["slots"]
             assert len(slots) == 3
@@ -215,9 +224,11 @@ def test_cli_writes_a_valid_document(rzbench: Path, tmp_path: Path,
     out = tmp_path / "headroom.json"
     done = CliRunner().invoke(app, ["headroom", "--synthetic", DATASET, "--settings", "101,401",
                                     "--pairs", "3", "--target-ms", "1", "--no-instructions",
-                                    "--json", str(out)])
+                                    "--json", str(out), "--markdown", str(tmp_path / "t.md")])
     assert done.exit_code == 0, done.output
     doc = parse_document(json.loads(out.read_text()))
     assert [r.setting for r in doc.results] == [101, 401]
     assert all(r.same_work and r.roundtrip_ok for r in doc.results)
     assert "LZ4-1 (401)" in done.output
+    table = (tmp_path / "t.md").read_text().splitlines()
+    assert len(table) == 2 + 2 * 2 and "| LZ4-1 (401) | compress |" in table[4]

@@ -19,6 +19,7 @@ from basketbench.measure.headroom import (
     DEFAULT_TARGET_MS,
     HeadroomError,
     HeadroomInputError,
+    headroom_markdown,
     headroom_table,
     run_headroom,
 )
@@ -42,6 +43,8 @@ def headroom_command(
     instructions: bool = typer.Option(True, "--instructions/--no-instructions",
                                       help="Also count instructions per pass under callgrind."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the headroom document here."),
+    markdown_out: Path | None = typer.Option(
+        None, "--markdown", help="Also write the table as Markdown (docs/perf/headroom.md)."),
 ) -> None:
     """Time ROOT's framed compression and decompression against the bare library (a fresh and
     a reused context) interleaved in one process, check that both write the same bytes, and
@@ -63,6 +66,8 @@ def headroom_command(
         tmp = json_out.with_name(json_out.name + ".tmp")
         tmp.write_text(json.dumps(doc, indent=2) + "\n")
         tmp.replace(json_out)
+    if markdown_out:
+        markdown_out.write_text(headroom_markdown(doc))
     console().print(headroom_table(doc))
     start, end = doc["load"]["loadavg_start"][0], doc["load"]["loadavg_end"][0]
     fmt = lambda v: "?" if v is None else f"{v:.2f}"  # noqa: E731

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ std::unique_ptr<BareCodec> make_bare_codec(int setting, bool reused);
 
 // Where the codec payload starts inside one of ROOT's blocks: 9 (header), 17 for LZ4 (+ XXH64).
 size_t framed_payload_offset(int setting);
+
+// What one cpuid instruction costs this thread, in microseconds (median of batches on the
+// thread's CPU clock); nullopt off x86. A VM traps cpuid to the hypervisor: tens of
+// microseconds instead of tens of nanoseconds, paid by every fresh zstd context.
+std::optional<double> cpuid_cost_us();
 
 struct HeadroomParams {
    AbParams ab;        // pairs, target_ms, seed, clock, limits, confidence

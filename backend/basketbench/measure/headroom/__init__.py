@@ -22,8 +22,9 @@ from basketbench.measure.headroom.run import (
     HeadroomInputError,
     run_headroom,
 )
-from basketbench.measure.headroom.table import headroom_table
+from basketbench.measure.headroom.table import headroom_markdown, headroom_table
 
 __all__ = ["DEFAULT_PAIRS", "DEFAULT_SETTINGS", "DEFAULT_TARGET_MS", "SCHEMA", "HeadroomDocument",
            "HeadroomDocumentError", "HeadroomError", "HeadroomInputError", "build_document",
-           "cause_of", "headroom_table", "parse_callgrind_dump", "parse_document", "run_headroom"]
+           "cause_of", "headroom_markdown", "headroom_table", "parse_callgrind_dump",
+           "parse_document", "run_headroom"]

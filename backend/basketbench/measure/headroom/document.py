@@ -70,12 +70,26 @@ class Cause(_Model):
     summary: str
 
 
+class BufferTimes(_Model):
+    """Median CPU time per buffer of each path over the undisturbed slots, microseconds, and
+    the gaps: what a fresh context adds, what the frame adds."""
+
+    framed: float
+    bare_fresh: float
+    bare_reused: float
+    context: float  # bare_fresh - bare_reused
+    framing: float  # framed - bare_fresh
+    context_in_cpuid: float | None  # context / one cpuid's cost on this machine
+
+
 class Direction(_Model):
     headroom: Effect
     framing: Effect
     context: Effect
     instructions: Instructions | None
     cause: Cause | None
+    per_buffer_us: BufferTimes | None
+    minor_faults_per_pass: dict[str, int] | None
 
 
 class PayloadCheck(_Model):
@@ -105,6 +119,10 @@ class Load(_Model):
     loadavg_end: list[float | None]
 
 
+class MachineCosts(_Model):
+    cpuid_us: float | None  # one cpuid on the measuring thread's CPU clock (None off x86)
+
+
 class HeadroomDocument(_Model):
     schema_: Literal["basketbench-headroom-v1"] = Field(alias="schema")
     framed: dict[str, Any]
@@ -113,6 +131,7 @@ class HeadroomDocument(_Model):
     machine: dict[str, Any]
     method: dict[str, Any]
     load: Load
+    machine_costs: MachineCosts
     disturbed_fraction: float = Field(ge=0, le=1)
     instructions_counted: bool
     valgrind: str | None
@@ -182,6 +201,25 @@ def _effects(direction: Mapping[str, Any], clock: str, limits: ab_stats.Limits,
     return out, len(reps) - disturbed, disturbed
 
 
+def buffer_times(direction: Mapping[str, Any], buffers: int, limits: ab_stats.Limits,
+                 clock: str, cpuid_us: float | None) -> BufferTimes | None:
+    """Median time per buffer of each path over the slots where no path was disturbed."""
+    key = "cpu_s" if clock == "cpu" else "wall_s"
+    loops = int(direction["loops"])
+    kept = [s["repetitions"] for s in direction["slots"]
+            if not any(ab_stats.repetition_reasons(rep, limits)
+                       for rep in s["repetitions"].values())]
+    if not kept or buffers <= 0 or loops <= 0:
+        return None
+    t = {p: 1e6 * ab_stats.median([float(reps[p][key]) for reps in kept]) / (loops * buffers)
+         for p in PATHS}
+    context = t["bare_fresh"] - t["bare_reused"]
+    return BufferTimes(framed=t["framed"], bare_fresh=t["bare_fresh"],
+                       bare_reused=t["bare_reused"], context=context,
+                       framing=t["framed"] - t["bare_fresh"],
+                       context_in_cpuid=context / cpuid_us if cpuid_us else None)
+
+
 def parse_callgrind_dump(text: str) -> tuple[int, str, str, int] | None:
     """(result index, path, operation, instructions) of one of `rzbench headroom --count`'s
     callgrind dumps; None for any other dump (the one at exit)."""
@@ -225,7 +263,8 @@ def cause_of(instructions: Instructions, checksum: int | None) -> Cause:
 
 
 def _direction(effects: dict[str, ab_stats.RatioSummary], counts: Counts | None, index: int,
-               name: str, checksum: int | None, where: str) -> dict[str, Any]:
+               name: str, checksum: int | None, where: str, times: BufferTimes | None,
+               faults: dict[str, int] | None) -> dict[str, Any]:
     instructions: Instructions | None = None
     if counts is not None:
         try:
@@ -237,6 +276,8 @@ def _direction(effects: dict[str, ab_stats.RatioSummary], counts: Counts | None,
         **{k: v.as_effect() for k, v in effects.items()},
         "instructions": instructions.model_dump() if instructions else None,
         "cause": cause_of(instructions, checksum).model_dump() if instructions else None,
+        "per_buffer_us": times.model_dump() if times else None,
+        "minor_faults_per_pass": faults,
     }
 
 
@@ -283,6 +324,8 @@ def build_document(timed: Mapping[str, Any], counts: Counts | None, *,
     params = timed["params"]
     limits = ab_stats.Limits.from_json(params["limits"])
     confidence = float(params["confidence"])
+    cpuid = (timed.get("machine_costs") or {}).get("cpuid_us")
+    cpuid_us = float(cpuid) if cpuid is not None else None
     results, kept, dropped = [], 0, 0
     for index, r in enumerate(timed["results"]):
         where = f"{r['dataset']} {r['setting']}"
@@ -305,14 +348,19 @@ def build_document(timed: Mapping[str, Any], counts: Counts | None, *,
             if name not in r:  # failed before timing
                 empty = ab_stats.RatioSummary(None, None, None, None, 0, 0)
                 entry[name] = {**{k: empty.as_effect() for k in COMPARISONS},
-                               "instructions": None, "cause": None}
+                               "instructions": None, "cause": None, "per_buffer_us": None,
+                               "minor_faults_per_pass": None}
                 continue
             effects, k, d = _effects(r[name], params["clock"], limits, confidence,
                                      f"{where} {name}")
             kept, dropped = kept + k, dropped + d
             ok = counts is not None and entry["roundtrip_ok"]
+            # compress passes run every buffer, decompress passes those ROOT compressed
+            buffers = int(r.get("units" if name == "compress" else "compressed_units") or 0)
+            times = buffer_times(r[name], buffers, limits, params["clock"], cpuid_us)
+            faults = (r.get("minor_faults_per_pass") or {}).get(name)
             entry[name] = _direction(effects, counts if ok else None, index, name, checksum,
-                                     where)
+                                     where, times, faults)
         results.append(entry)
     framed_libs = (timed["framed"].get("codecs") or {}).get("libraries") or {}
     bare_libs = timed["bare"].get("libraries") or {}
@@ -324,6 +372,7 @@ def build_document(timed: Mapping[str, Any], counts: Counts | None, *,
         "machine": dict(timed["machine"]),
         "method": _method(params, limits),
         "load": {"loadavg_start": load_start, "loadavg_end": load_end},
+        "machine_costs": {"cpuid_us": cpuid_us},
         "disturbed_fraction": dropped / (kept + dropped) if kept + dropped else 0.0,
         "instructions_counted": counts is not None,
         "valgrind": valgrind,
