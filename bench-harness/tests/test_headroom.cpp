@@ -121,3 +121,25 @@ TEST(Headroom, CpuidCostIsMeasuredOnX86)
    EXPECT_FALSE(cpuid_cost_us().has_value());
 #endif
 }
+
+namespace {
+// A layer that, like ROOT before it knew ZSTD, writes ZLIB for any algorithm.
+void zlib_only_zip(int level, int *srcsize, char *src, int *tgtsize, char *tgt, int *irep, int)
+{
+   linked_zip_api().zip(level, srcsize, src, tgtsize, tgt, irep, 1);
+}
+} // namespace
+
+TEST(Headroom, ALayerWithoutTheAlgorithmIsAnErrorNotARatio)
+{
+   ZipApi api = linked_zip_api();
+   api.zip = &zlib_only_zip;
+   HeadroomParams p;
+   p.ab.pairs = 1;
+   p.ab.target_ms = 0;
+   const auto doc = run_headroom({make_synthetic("event")}, {505}, api, p);
+   const auto &r = doc["results"][0];
+   ASSERT_TRUE(r["error"].is_string());
+   EXPECT_NE(r["error"].get<std::string>().find("does not implement this algorithm"), std::string::npos);
+   EXPECT_FALSE(r.contains("compress"));
+}

@@ -29,7 +29,9 @@ def _per_buffer(d: dict[str, Any]) -> str:
     if not t:
         return "-"
     text = " / ".join(f"{t[p]:.2f}" for p in ("framed", "bare_fresh", "bare_reused"))
-    if t.get("context_in_cpuid") is not None and t["context"] > 0:
+    low = d["context"].get("ci_low")
+    # named only where the fresh context is measurably slower (its interval above 1)
+    if t.get("context_in_cpuid") is not None and low is not None and low > 1:
         text += f" (fresh +{t['context']:.2f} = {t['context_in_cpuid']:.1f} cpuid)"
     return text
 
