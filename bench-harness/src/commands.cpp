@@ -4,6 +4,7 @@
 #include "rzbench/counting.hpp"
 #include "rzbench/digest.hpp"
 #include "rzbench/fingerprint.hpp"
+#include "rzbench/headroom.hpp"
 #include "rzbench/layer.hpp"
 #include "rzbench/report.hpp"
 #include "rzbench/runner.hpp"
@@ -158,6 +159,89 @@ int run_ab_command(const Options &opts)
              opts.b_codecs);
    doc["results"] = measured["results"];
    doc["interference"] = measured["interference"];
+   write_output(opts.json_out, doc.dump(2) + "\n");
+   int rc = 0;
+   for (const auto &r : doc["results"])
+      if (!r["error"].is_null()) {
+         std::cerr << "rzbench: FAILED " << r["dataset"].get<std::string>() << " setting " << r["setting"] << ": "
+                   << r["error"].get<std::string>() << "\n";
+         rc = 1;
+      }
+   return rc;
+}
+
+// ROOT's framed path against the bare codec library, interleaved: docs/perf/headroom.md.
+int run_headroom_command(const Options &opts)
+{
+#if defined(RZBENCH_ROOT_RELEASE)
+   if (opts.layer == "host")
+      throw UsageError("headroom: this rzbench runs a ROOT release's own codec copies, the bare calls the host's "
+                       "libraries (other versions): build it with the rootcompat or a static ROOT backend");
+#endif
+   // The layer first: a missing layer is reported before a corpus is read. A loaded layer
+   // (a per-commit build's layer/libbbzip.so) may call other codec versions than the bare
+   // path: the document records both, the Python side compares them.
+   const auto layer = Layer::from_spec(opts.layer); // LayerError -> exit 2
+   if (opts.corpora.empty() && opts.synthetic.empty())
+      throw UsageError("headroom needs --corpus FILE.bbc or --synthetic NAME");
+   for (int s : opts.run.settings) {
+      const int alg = s / 100, level = s % 100;
+      if (level < 1 || (alg != 1 && alg != 2 && alg != 4 && alg != 5))
+         throw UsageError("headroom: setting " + std::to_string(s) +
+                          " has no bare library call to compare (ZLIB 1xx, LZMA 2xx, LZ4 4xx, ZSTD 5xx, level 1..9)");
+   }
+   if (opts.run.count && !counting_compiled())
+      throw UsageError("--count: this rzbench was built without valgrind's headers (install valgrind, rebuild)");
+   if (opts.run.count && !running_under_valgrind())
+      throw UsageError("--count must run under valgrind --tool=callgrind --instr-atstart=no "
+                       "(`basketbench headroom` starts it so)");
+   HeadroomParams params;
+   params.ab = opts.ab;
+   params.ab.target_ms = opts.target_ms_given ? opts.run.engine.target_ms : AbParams{}.target_ms;
+   params.count = opts.run.count;
+   std::vector<Dataset> datasets;
+   for (const auto &p : opts.corpora)
+      datasets.push_back(read_corpus(p)); // CorpusError -> exit 2
+   for (const auto &n : opts.synthetic)
+      datasets.push_back(make_synthetic(n));
+   for (const auto &d : datasets)
+      if (dataset_bytes(d) == 0)
+         throw UsageError("dataset '" + d.name + "' has no basket data to measure");
+   json doc = {{"schema", "rzbench-headroom-v1"},
+               {"mode", params.count ? "count" : "time"},
+               // the codec code behind the framed path, and the libraries the bare calls reach
+               {"framed",
+                {{"layer", opts.layer},
+                 {"file", layer->file()},
+                 {"backend", layer->is_host() ? backend_name() : "layer"},
+                 {"codecs", layer->codec_info()}}},
+               {"bare", {{"libraries", library_versions()}}},
+               {"params",
+                {{"pairs", params.ab.pairs},
+                 {"target_ms", params.ab.target_ms},
+                 {"seed", params.ab.seed},
+                 {"clock", ab_clock_name(params.ab.clock)},
+                 {"confidence", params.ab.confidence},
+                 {"limits",
+                  {{"min_cpu_wall", params.ab.limits.min_cpu_wall},
+                   {"max_involuntary", params.ab.limits.max_involuntary},
+                   {"max_steal_ticks", params.ab.limits.max_steal_ticks}}}}},
+               {"machine", machine_fingerprint()}};
+   json datasets_json = json::array();
+   for (const auto &d : datasets) {
+      const DatasetInfo info = describe(d);
+      datasets_json.push_back({{"name", info.name}, {"source", info.source}, {"checksum", info.checksum},
+                               {"bytes", info.bytes}, {"baskets", info.baskets}});
+   }
+   doc["datasets"] = datasets_json;
+   AbProgress progress;
+   if (opts.run.progress)
+      progress = [](size_t done, size_t total) { print_progress(done, total); };
+   const json measured = run_headroom(datasets, opts.run.settings, layer->api(), params, progress);
+   doc["results"] = measured["results"];
+   doc["interference"] = measured["interference"];
+   const auto cpuid = params.count ? std::nullopt : cpuid_cost_us(); // valgrind emulates it
+   doc["machine_costs"] = {{"cpuid_us", cpuid ? json(*cpuid) : json(nullptr)}};
    write_output(opts.json_out, doc.dump(2) + "\n");
    int rc = 0;
    for (const auto &r : doc["results"])

@@ -23,7 +23,7 @@ struct Runner {
 };
 
 const Runner kRunners[] = {
-   {"bench", run_bench}, {"ab", run_ab_command}, {"verify", run_verify}, {"sizes", run_sizes}, {"digest", run_digest}, {"synth", run_synth},
+   {"bench", run_bench}, {"ab", run_ab_command}, {"headroom", run_headroom_command}, {"verify", run_verify}, {"sizes", run_sizes}, {"digest", run_digest}, {"synth", run_synth},
 };
 
 int dispatch(const std::string &cmd, const std::vector<std::string> &args)

@@ -23,6 +23,9 @@ const char *const kUsage =
    "  rzbench ab --a host|LAYER.so --b host|LAYER.so [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]]\n"
    "                [--settings 101,201,404,505] [--b-codecs ALG:LEVEL,...] [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall]\n"
    "                [--min-cpu-wall 0.02] [--max-involuntary 250] [--max-steal-ticks 2] [--json FILE] [--progress]\n"
+   "  rzbench headroom [--layer host|LAYER.so] [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]] [--settings 101,106,...,509]\n"
+   "                [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall] [--min-cpu-wall 0.02]\n"
+   "                [--max-involuntary 250] [--max-steal-ticks 2] [--count] [--json FILE] [--progress]\n"
    "  rzbench verify --corpus FILE.bbc [--json FILE]\n"
    "  rzbench sizes [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]|all] [--settings 101,505]\n"
    "                [--preconditioners none] [--json FILE] [--progress]\n"
@@ -247,6 +250,7 @@ const OptionDef kOptions[] = {
    {Opt::kOutput, "--output", true, [](Options &o, const std::string &v) { o.output = v; }},
    {Opt::kLayerA, "--a", true, [](Options &o, const std::string &v) { o.layer_a = parse_layer(v, "--a"); }},
    {Opt::kLayerB, "--b", true, [](Options &o, const std::string &v) { o.layer_b = parse_layer(v, "--b"); }},
+   {Opt::kLayer, "--layer", true, [](Options &o, const std::string &v) { o.layer = parse_layer(v, "--layer"); }},
    {Opt::kPairs, "--pairs", true,
     [](Options &o, const std::string &v) { o.ab.pairs = static_cast<int>(parse_int(v, "--pairs", 0, 100000)); }},
    {Opt::kBCodecs, "--b-codecs", true, [](Options &o, const std::string &v) { o.b_codecs = parse_b_codecs(v); }},
@@ -281,6 +285,12 @@ const CommandSpec kCommands[] = {
     {Opt::kLayerA, Opt::kLayerB, Opt::kCorpus, Opt::kSynthetic, Opt::kSettings, Opt::kBCodecs, Opt::kPairs, Opt::kTargetMs,
      Opt::kSeed, Opt::kClock, Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal, Opt::kJson, Opt::kProgress},
     {101, 201, 404, 505},
+    "-",
+    false},
+   {"headroom",
+    {Opt::kLayer, Opt::kCorpus, Opt::kSynthetic, Opt::kSettings, Opt::kPairs, Opt::kTargetMs, Opt::kSeed,
+     Opt::kClock, Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal, Opt::kCount, Opt::kJson, Opt::kProgress},
+    {101, 106, 109, 201, 206, 401, 404, 409, 501, 505, 509},
     "-",
     false},
    {"verify", {Opt::kCorpus, Opt::kJson}, {101, 404, 505}, "-", false},

@@ -66,6 +66,12 @@ expect_rc 2 "$RZ" bench --modes sideways --synthetic zeros
 expect_rc 2 "$RZ" bench --threads 0 --synthetic zeros
 expect_rc 2 "$RZ" bench --context-json '[1]' --synthetic zeros
 expect_rc 2 "$RZ" bench --bogus
+# headroom: settings without a bare library call, no data, a missing layer, --count outside valgrind
+expect_rc 2 "$RZ" headroom --settings 301 --synthetic zeros
+expect_rc 2 "$RZ" headroom --settings 500 --synthetic zeros
+expect_rc 2 "$RZ" headroom --settings 101
+expect_rc 2 "$RZ" headroom --layer "$T/missing.so" --synthetic zeros --settings 101
+expect_rc 2 "$RZ" headroom --count --synthetic zeros --settings 101
 expect_rc 2 "$RZ" nonsense
 if "$RZ" version | grep -q '"rootcompat"'; then
   expect_rc 2 "$RZ" bench --settings 301 --synthetic zeros

@@ -109,7 +109,7 @@ class AbDocument(_Strict):
 
 
 class AbReference(_Strict):
-    kind: Literal["parent", "previous", "release", "commit", "self"]
+    kind: Literal["parent", "previous", "release", "commit", "self", "bare"]
     commit: str | None = Field(default=None, min_length=40, max_length=40,
                                pattern=r"^[0-9a-fA-F]{40}$")
     label: str | None = Field(default=None, max_length=100)
@@ -120,6 +120,9 @@ class AbReference(_Strict):
             raise ValueError(f"a {self.kind!r} reference names its commit")
         if self.kind == "release" and not self.label:
             raise ValueError("a 'release' reference names its release in 'label' (6.40.00)")
+        if self.kind == "bare" and (not self.label or self.commit is not None):
+            raise ValueError("a 'bare' reference (the codec library without ROOT's framing) "
+                             "names its context in 'label' and no commit")
         return self
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import typer
 from basketbench_devtools.demo import command as demo
 
-from basketbench.cli import ab, advise, arena, corpus, lossy, replay, run, server
+from basketbench.cli import ab, advise, arena, corpus, headroom, lossy, replay, run, server
 
 app = typer.Typer(
     help="Continuous performance tracking of ROOT's I/O compression.",
@@ -29,6 +29,9 @@ app.command("ab", help="Compare two builds' speeds interleaved in one process (A
 )
 app.command("arena", help="Candidate codecs and levels on a ROOT file's buffers vs ROOT's choice.")(
     arena.arena_command
+)
+app.command("headroom", help="What ROOT's framing costs against the bare codec library.")(
+    headroom.headroom_command
 )
 app.command("advise", help="Which compression setting for this ROOT file? Measure and rank.")(
     advise.advise_command

@@ -21,8 +21,10 @@ from basketbench.models.base import Base, BigId, Json, Timestamp, utcnow
 
 # parent: the commit's parent's cached build; previous: the previous measured commit of the
 # series; release: a pinned ROOT release (reference_label "6.40.00"); commit: a commit asked
-# for explicitly (compare page's A/B button); self: a build against itself (a null check).
-AB_REFERENCE_KINDS = ("parent", "previous", "release", "commit", "self")
+# for explicitly (compare page's A/B button); self: a build against itself (a null check);
+# bare: the codec library called without ROOT's framing, on the same buffers (the commit's
+# headroom, docs/perf/headroom.md; reference_label says which context: reused or fresh).
+AB_REFERENCE_KINDS = ("parent", "previous", "release", "commit", "self", "bare")
 # pipeline: measured with each commit; compare: queued from the compare page or the API.
 AB_ORIGINS = ("pipeline", "compare")
 AB_METRICS = ("compress_mbps", "decompress_mbps")

@@ -10,6 +10,7 @@ namespace rzbench {
 
 int run_bench(const Options &o);
 int run_ab_command(const Options &o);
+int run_headroom_command(const Options &o);
 int run_verify(const Options &o);
 int run_sizes(const Options &o);
 int run_digest(const Options &o);

@@ -50,6 +50,7 @@ enum class Opt {
    kMaxInvoluntary,  // --max-involuntary N
    kMaxSteal,        // --max-steal-ticks N
    kBCodecs,         // --b-codecs ALG:LEVEL,... (ab: side B runs its own codec per --settings entry)
+   kLayer,           // --layer host|LAYER.so
 };
 
 // The values of one command line; fields of options a subcommand does not accept keep its defaults.
@@ -66,6 +67,7 @@ struct Options {
    std::string name;   // synth's NAME
    std::string output; // synth's -o FILE.bbc
    std::string layer_a, layer_b; // ab's --a / --b ("" = not given)
+   std::string layer = "host";   // headroom's --layer: the framed path
    AbParams ab;                  // ab's pairs, seed, clock, limits (its --target-ms is run.engine.target_ms)
    // ab's --b-codecs: per --settings entry, the (algorithm, level) side B runs instead of the same
    // setting; the level is passed to the layer as given (a candidate layer takes its library's
@@ -87,7 +89,7 @@ struct CommandSpec {
    bool takes_name = false;
 };
 
-// The subcommands that take options (bench, ab, verify, sizes, digest, synth); nullptr for any other.
+// The subcommands that take options (bench, ab, headroom, verify, sizes, digest, synth); nullptr for any other.
 const CommandSpec *find_command(const std::string &name);
 
 // Parses args (the words after the subcommand) for spec; throws UsageError.

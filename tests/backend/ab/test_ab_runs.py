@@ -99,6 +99,9 @@ def test_upload_stores_one_run_and_its_effects_and_is_idempotent(
      "positive finite"),
     (lambda b: b.update(reference={"kind": "parent"}), "names its commit"),
     (lambda b: b.update(reference={"kind": "release"}), "names its release"),
+    (lambda b: b.update(reference={"kind": "bare"}), "names its context"),
+    (lambda b: b.update(reference={"kind": "bare", "label": "reused context",
+                                   "commit": b["commit"]}), "no commit"),
     (lambda b: b.update(commit="xyz"), "commit"),
     (lambda b: b["document"].update(disturbed_fraction=1.5), "disturbed_fraction"),
     (lambda b: b.update(surprise=1), "surprise"),
@@ -123,3 +126,22 @@ def test_upload_needs_a_token_and_a_known_run(
     assert answer.status_code == 422 and "no run 424242" in answer.text
     broken = client.post("/api/v1/ab-runs", content=b"{not json", headers=auth)
     assert broken.status_code in (400, 422) and "Traceback" not in broken.text
+
+
+def test_a_commits_headroom_is_an_ab_run_against_the_bare_library(
+        client: Any, auth: dict[str, str], session: Any,
+        machine_and_commits: tuple[int, str, str]) -> None:
+    """The worker's headroom stage uploads ROOT's framed path (A) against the bare codec
+    library (B) as an A/B run of the commit with reference kind "bare": stored and listed like
+    any A/B, never taken for evidence between commits (no reference commit)."""
+    machine_id, _, child = machine_and_commits
+    body = {"machine_id": machine_id, "commit": child,
+            "reference": {"kind": "bare", "label": "bare library, reused context"},
+            "origin": "pipeline", "document": ab_document(ratio=1.4)}
+    answer = client.post("/api/v1/ab-runs", json=body, headers=auth)
+    assert answer.status_code == 201, answer.text
+    [item] = client.get("/api/v1/ab-runs", params={"commit": child}).json()["items"]
+    assert item["reference_kind"] == "bare" and item["reference_commit"] is None
+    assert item["reference_label"] == "bare library, reused context"
+    stored = session.scalars(select(AbRun)).one()
+    assert stored.reference_kind == "bare" and stored.reference_commit_id is None

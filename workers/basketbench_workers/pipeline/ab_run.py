@@ -102,8 +102,8 @@ def pipeline_ab(ctx: AbContext, corpus_files: dict[str, Path], document: Path,
     beat.check()
     try:
         answer = ctx.api.post_ab_run(upload_body(
-            doc, ctx.machine_id, ctx.sha, _repository(ctx.run), int(ctx.run["id"]), reference,
-            "pipeline", _codecs(document)))
+            doc, ctx.machine_id, ctx.sha, repository_of(ctx.run), int(ctx.run["id"]), reference,
+            "pipeline", codecs_of(document)))
     except ApiError as exc:  # a refused document: the run's results stand, the log says why
         say(f"ab: upload refused: {exc}")
         return
@@ -131,7 +131,7 @@ def requested_ab(ctx: AbContext, reference_text: str, reporter: RunReporter,
     beat.check()
     reporter.stage("upload")
     answer = ctx.api.post_ab_run(upload_body(
-        doc, ctx.machine_id, ctx.sha, _repository(ctx.run), int(ctx.run["id"]), reference,
+        doc, ctx.machine_id, ctx.sha, repository_of(ctx.run), int(ctx.run["id"]), reference,
         "compare", None))
     say_to(ctx.log_path)(f"ab: uploaded: {json.dumps(answer)}")
     reporter.done(build_cache_hit=ctx.build.cache_hit)
@@ -165,14 +165,14 @@ def _measure(ctx: AbContext, spec: AbSpec, reference: Reference, side_b: str,
     return doc
 
 
-def _repository(run: dict[str, Any]) -> str | None:
+def repository_of(run: dict[str, Any]) -> str | None:
     repo = run.get("repository")
     if isinstance(repo, dict):
         repo = repo.get("name")
     return str(repo) if repo else None
 
 
-def _codecs(document: Path) -> dict[str, Any] | None:
+def codecs_of(document: Path) -> dict[str, Any] | None:
     """The codec set the run's results were filed under (so A/B and results share it)."""
     try:
         codecs = json.loads(document.read_text()).get("codecs")

@@ -182,6 +182,15 @@ def measure(a: str, b: str, corpus: Path, spec: AbSpec, rzbench: Path, scratch: 
     say = say_to(log_path)
     say(f"ab: B={b} against A={a}, settings {list(spec.settings)}, {spec.pairs} pairs, "
         f"corpus {corpus.name}, limit {seconds:.0f} s")
+    return run_child("basketbench_workers.pipeline.abchild", request, out, seconds, log_path,
+                     "ab", "the A/B")
+
+
+def run_child(module: str, request: Path, out: Path, seconds: float, log_path: Path,
+              prefix: str, what: str) -> dict[str, Any]:
+    """Runs `python -m module request` in a process group of its own, its output appended to
+    the run's log, killed at `seconds`; its document (`out`) or AbSkipped with the reason."""
+    say = say_to(log_path)
     started = time.monotonic()
 
     def child_setup() -> None:  # pragma: no cover - runs in the child
@@ -190,18 +199,18 @@ def measure(a: str, b: str, corpus: Path, spec: AbSpec, rzbench: Path, scratch: 
 
     with log_path.open("a") as fh:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "basketbench_workers.pipeline.abchild", str(request)],
+            [sys.executable, "-m", module, str(request)],
             stdout=fh, stderr=subprocess.STDOUT, preexec_fn=child_setup)
         try:
             rc = proc.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            raise AbSkipped(f"the A/B took longer than its limit of {seconds:.0f} s: "
+            raise AbSkipped(f"{what} took longer than its limit of {seconds:.0f} s: "
                             "stopped, nothing uploaded") from None
     if rc != 0 or not out.is_file():
-        raise AbSkipped(f"the A/B measurement failed (exit code {rc}); see the lines above")
-    say(f"ab: measured in {time.monotonic() - started:.1f} s")
+        raise AbSkipped(f"{what} measurement failed (exit code {rc}); see the lines above")
+    say(f"{prefix}: measured in {time.monotonic() - started:.1f} s")
     return dict(json.loads(out.read_text()))
 
 

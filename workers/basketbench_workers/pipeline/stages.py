@@ -57,6 +57,7 @@ from basketbench_workers.pipeline.abstage import AB_SUITE_PREFIX
 from basketbench_workers.pipeline.advise import run_advise
 from basketbench_workers.pipeline.arenastage import pipeline_arena
 from basketbench_workers.pipeline.corpora import corpus_file
+from basketbench_workers.pipeline.headroomstage import pipeline_headroom
 from basketbench_workers.pipeline.suites import IoSpec, Suite, SuiteError, get_suite
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
 from basketbench_workers.sandbox import Launcher, Sandbox
@@ -483,6 +484,10 @@ def _stages(
     if suite.arena is not None:
         reporter.stage("arena")
         pipeline_arena(ab_context, suite.arena, beat)
+    if suite.headroom is not None:
+        reporter.stage("headroom")
+        pipeline_headroom(ab_context, dict(zip((c.name for c in suite.corpora), corpora,
+                                               strict=True)), document, beat)
     if rc == 1:
         reporter.failed(
             "some results failed (codec error or round-trip mismatch); stored with their error",

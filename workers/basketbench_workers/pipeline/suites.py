@@ -84,6 +84,17 @@ class ArenaSpec:
     shape_pairs: int = 0  # > 0: also the per-shape ratios (the sizes always)
     target_ms: float = 20.0
     timeout_seconds: float = 1800.0
+class HeadroomSpec:
+    """The per-commit headroom after the A/B (pipeline/headroomstage.py): `[headroom]` in the
+    suite file. The commit's framed path (its layer) against the bare codec library on the same
+    buffers, interleaved; uploaded as A/B runs whose reference is the bare library (kind
+    "bare"), so its history is a series like any other. Small, like the A/B."""
+
+    corpora: tuple[str, ...]  # corpus names of the suite; the first is measured
+    settings: tuple[int, ...]
+    pairs: int = 15
+    target_ms: float = 20.0
+    timeout_seconds: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -106,6 +117,7 @@ class Suite:
     instructions: CountSpec | None = None  # None: timed only
     ab: AbSpec | None = None  # None: no per-commit A/B
     arena: ArenaSpec | None = None  # None: no codec arena
+    headroom: HeadroomSpec | None = None  # None: no per-commit framing headroom
 
     def count_args(self, corpus_files: dict[str, Path]) -> list[str] | None:
         """rzbench arguments of the counted run (no memcpy row), None when not counted."""
@@ -225,6 +237,7 @@ def parse_suite(raw: dict[str, Any], where: str) -> Suite:
         instructions=_count_spec(raw, where, synthetic, corpora),
         ab=_ab_spec(raw, where, corpora),
         arena=_arena_spec(raw, where),
+        headroom=_headroom_spec(raw, where, corpora),
     )
 
 
@@ -310,6 +323,42 @@ def _ab_spec(raw: dict[str, Any], where: str, corpora: list[CorpusSpec]) -> AbSp
         raise SuiteError(f"{here}: 'reference_release' names a ROOT release such as 6.40.00")
     return AbSpec(corpora=chosen, settings=settings, pairs=pairs, target_ms=float(target),
                   timeout_seconds=float(timeout), reference_release=release, lookback=lookback)
+
+
+_HEADROOM_KEYS = {"corpus", "settings", "pairs", "target_ms", "timeout_seconds", "enabled"}
+
+
+def _headroom_spec(raw: dict[str, Any], where: str,
+                   corpora: list[CorpusSpec]) -> HeadroomSpec | None:
+    table = raw.get("headroom")
+    if table is None:
+        return None
+    here = f"{where}: [headroom]"
+    if not isinstance(table, dict):
+        raise SuiteError(f"{here} must be a table")
+    unknown = set(table) - _HEADROOM_KEYS
+    if unknown:
+        raise SuiteError(f"{here}: unknown key(s) {sorted(unknown)}")
+    if table.get("enabled", True) is False:
+        return None
+    names = tuple(c.name for c in corpora)
+    corpus = table.get("corpus", names[0] if names else None)
+    if not isinstance(corpus, str) or corpus not in names:
+        raise SuiteError(f"{here}: 'corpus' must name a corpus of the suite {list(names)}, "
+                         f"not {corpus!r}")
+    settings = _ints(table, "settings", (101, 505), here)
+    if any(s // 100 not in (1, 2, 4, 5) or not 1 <= s % 100 <= 9 for s in settings):
+        raise SuiteError(f"{here}: 'settings' must be ROOT settings such as 101 or 505")
+    pairs, target, timeout = (table.get("pairs", 15), table.get("target_ms", 20.0),
+                              table.get("timeout_seconds", 300.0))
+    if not isinstance(pairs, int) or not 5 <= pairs <= 1000:
+        raise SuiteError(f"{here}: 'pairs' must be an integer from 5 to 1000")
+    if not isinstance(target, int | float) or not 1 <= target <= 1000:
+        raise SuiteError(f"{here}: 'target_ms' must be 1 to 1000 ms")
+    if not isinstance(timeout, int | float) or timeout <= 0:
+        raise SuiteError(f"{here}: 'timeout_seconds' must be positive")
+    return HeadroomSpec(corpora=(corpus,), settings=settings, pairs=pairs,
+                        target_ms=float(target), timeout_seconds=float(timeout))
 
 
 def _count_spec(raw: dict[str, Any], where: str, synthetic: tuple[str, ...],
