@@ -110,7 +110,9 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
         stmt = stmt.where(Result.dataset_id.in_({k[0] for k in keys}),
                           Result.configuration_id.in_({k[1] for k in keys}))
     # Core execution: plain row tuples (tens of thousands per pass), no ORM row processing.
-    rows = session.connection().execute(stmt).all()
+    # In document order: a commit's runs and samples in the order of their documents, as
+    # points.load_window lists them (the bootstrap interval draws from the samples' order).
+    rows = session.connection().execute(stmt.order_by(Result.document_id, Result.id)).all()
     busy_docs = set(session.connection().scalars(select(ResultDocument.id).where(
         ResultDocument.id.in_({r[-1] for r in rows} or {-1}),
         ResultDocument.busy.is_(True)))) if regular_only and skip_busy else set()
