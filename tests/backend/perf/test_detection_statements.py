@@ -89,11 +89,11 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(seeded_url:
 
     from basketbench.results import ingest as ingest_service
     from basketbench.web import guards
+    from conftest import WORLD
     from sqlalchemy import create_engine, text
     from sqlalchemy.orm import Session
 
     from bench.documents import harness_document
-    from conftest import WORLD
 
     settings = make_settings(seeded_url, detection=False)
     detect = make_settings(seeded_url)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
-from sqlalchemy import insert, or_, select
+from sqlalchemy import delete, insert, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.changes.detection.common import RERUN_TRIGGERS
@@ -89,11 +89,11 @@ def load_window(session: Session, machine_id: int, commits: list[tuple[int, int]
     stale = [(d, machine_id, c) for d, c, _busy, fmt, packed in docs
              if packed is None or fmt != FORMAT]
     if stale:
-        session.execute(ScreenPoints.__table__.delete().where(  # an older format's rows
+        session.execute(delete(ScreenPoints).where(  # an older format's rows
             ScreenPoints.document_id.in_([d for d, _, _ in stale])))
     rebuilt = rebuild(session, stale)
     arrays = [(c, bool(busy) and skip_busy,
-               np.frombuffer(rebuilt[d] if d in rebuilt else packed, dtype=DTYPE))
+               np.frombuffer(rebuilt.get(d, packed), dtype=DTYPE))
               for d, c, busy, _fmt, packed in docs]
     codec_series = series_keys(session, {None if s < 0 else s for _, _, a in arrays
                                          for s in np.unique(a["codec_set"]).tolist()})
