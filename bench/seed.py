@@ -35,7 +35,8 @@ from bench.world import SAMPLES, World, stats
 
 DEFAULT_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 RESULT_COLUMNS = (
-    "document_id", "run_id", "commit_id", "machine_id", "dataset_id", "configuration_id",
+    "document_id", "run_id", "commit_id", "machine_id", "codec_set_id", "dataset_id",
+    "configuration_id",
     "uncompressed_bytes", "compressed_bytes", "ratio", "roundtrip_ok", "error",
     "dictionary_train_ms",
     "c_median", "c_min", "c_max", "c_mean", "c_stddev", "c_cv", "c_n", "c_samples",
@@ -103,12 +104,27 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def seed_catalog(conn: psycopg.Connection[Any], world: World) -> None:
-    """Repository, commits, machines, datasets, configurations, runs, documents."""
+def host_codec_set(world: World) -> tuple[Any, ...]:
+    """The codec set ingest records for the world's machines (their fingerprints' host
+    libraries): (id, key, name, root_version, libraries, series_key)."""
+    from basketbench.results.codec_sets import HOST, codec_set_key, series_key
+
+    libraries = world.machine_list()[0]["fingerprint"]["libraries"]
+    key = codec_set_key(HOST, None, libraries)
+    return (1, key, HOST, None, _json(libraries), series_key(HOST, key))
+
+
+def seed_catalog(conn: psycopg.Connection[Any], world: World, codec_set: bool = False) -> None:
+    """Repository, commits, machines, datasets, configurations, runs, documents (and with
+    ``codec_set`` the machines' host codec set, on every document and result)."""
     now = datetime.now(UTC)
     commits = world.commit_list()
     machines = world.machine_list()
     with conn.cursor() as cur:
+        if codec_set:
+            _copy_rows(cur, "codec_sets",
+                       ["id", "key", "name", "root_version", "libraries", "series_key"],
+                       [host_codec_set(world)])
         _copy_rows(cur, "repositories", ["id", "name", "url", "created_at"],
                    [(1, "root-project/root", "https://github.com/root-project/root", now)])
         _copy_rows(cur, "commits",
@@ -146,7 +162,7 @@ def seed_catalog(conn: psycopg.Connection[Any], world: World) -> None:
                 docs.append((run_id, sha256, "harness", run_id, c.id, m["id"], "rzbench 0.1.0",
                              "rootcompat", None,
                              _json({"min_samples": SAMPLES, "target_pass_ms": 50.0}),
-                             world.pairs, finished, finished))
+                             world.pairs, finished, finished, 1 if codec_set else None))
         _copy_rows(cur, "runs",
                    ["id", "commit_id", "machine_id", "tag", "suite", "status", "stage",
                     "progress", "trigger", "attempts", "created_at", "started_at",
@@ -155,7 +171,7 @@ def seed_catalog(conn: psycopg.Connection[Any], world: World) -> None:
         _copy_rows(cur, "result_documents",
                    ["id", "sha256", "kind", "run_id", "commit_id", "machine_id", "tool",
                     "backend", "root_commit", "parameters", "result_count", "created_at",
-                    "received_at"], docs)
+                    "received_at", "codec_set_id"], docs)
 
 
 def run_number(world: World, commit_index: int, machine_index: int) -> int:
@@ -163,12 +179,14 @@ def run_number(world: World, commit_index: int, machine_index: int) -> int:
     return commit_index * world.machines + machine_index + 1
 
 
-def result_lines(world: World, commit_index: int, machine_index: int) -> str:
+def result_lines(world: World, commit_index: int, machine_index: int,
+                 codec_set: bool = False) -> str:
     """COPY text lines of one run's results."""
     b = world.block(commit_index, machine_index)
     cs, ds = stats(b["c_samples"]), stats(b["d_samples"])
     run = run_number(world, commit_index, machine_index)
-    prefix = f"{run}\t{run}\t{commit_index + 1}\t{machine_index + 1}\t"
+    prefix = f"{run}\t{run}\t{commit_index + 1}\t{machine_index + 1}\t" \
+        f"{1 if codec_set else chr(92) + 'N'}\t"
     head = zip(b["dataset_id"].tolist(), b["configuration_id"].tolist(),
                b["uncompressed"].tolist(), b["compressed"].tolist(), b["ratio"].tolist(),
                strict=True)
@@ -187,7 +205,8 @@ def _blocks(world: World) -> Iterator[tuple[int, int]]:
             yield c, m
 
 
-def copy_results(conn: psycopg.Connection[Any], world: World, progress: bool) -> float:
+def copy_results(conn: psycopg.Connection[Any], world: World, progress: bool,
+                 codec_set: bool = False) -> float:
     """COPY FREEZE every result in one transaction; returns seconds."""
     t0 = time.perf_counter()
     columns = ", ".join(RESULT_COLUMNS)
@@ -198,7 +217,7 @@ def copy_results(conn: psycopg.Connection[Any], world: World, progress: bool) ->
         with cur.copy(f"COPY results ({columns}) FROM STDIN WITH (FREEZE)") as copy:
             pending: list[str] = []
             for k, (c, m) in enumerate(_blocks(world), 1):
-                pending.append(result_lines(world, c, m))
+                pending.append(result_lines(world, c, m, codec_set))
                 if len(pending) >= 8 or k == total:
                     copy.write("".join(pending))
                     pending = []
@@ -219,7 +238,7 @@ def secondary_indexes(conn: psycopg.Connection[Any], table: str) -> dict[str, st
 
 
 def seed(world: World, name: str, admin: str = DEFAULT_ADMIN, progress: bool = True,
-         create: bool = True) -> SeedReport:
+         create: bool = True, codec_set: bool = False) -> SeedReport:
     t_start = time.perf_counter()
     if create:
         create_database(admin, name)
@@ -232,13 +251,13 @@ def seed(world: World, name: str, admin: str = DEFAULT_ADMIN, progress: bool = T
         conn.execute("SET maintenance_work_mem = '512MB'")
         t = time.perf_counter()
         with conn.transaction():
-            seed_catalog(conn, world)
+            seed_catalog(conn, world, codec_set)
         catalog_s = time.perf_counter() - t
         indexes = secondary_indexes(conn, "results")
         with conn.transaction():
             for index in indexes:
                 conn.execute(f'DROP INDEX "{index}"')
-        copy_s = copy_results(conn, world, progress)
+        copy_s = copy_results(conn, world, progress, codec_set)
         index_s: dict[str, float] = {}
         for index, ddl in indexes.items():
             t = time.perf_counter()
@@ -249,7 +268,7 @@ def seed(world: World, name: str, admin: str = DEFAULT_ADMIN, progress: bool = T
                 typer.echo(f"  index {index}: {index_s[index]:.1f} s", err=True)
         t = time.perf_counter()
         for table in ("results", "result_documents", "runs", "commits", "configurations",
-                      "datasets", "machines", "repositories"):
+                      "datasets", "machines", "repositories", "codec_sets"):
             # Keep the ids the API will hand out after our explicit ones.
             if table != "results":
                 conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -282,6 +301,11 @@ def main(
     seed_value: int = typer.Option(1, "--seed"),
     report: Path | None = typer.Option(None, help="Write the seed report as JSON here."),
     quiet: bool = typer.Option(False, help="No progress lines."),
+    codec_set: bool = typer.Option(
+        False, help="Record the machines' host codec set on every document and result, as "
+                    "ingest does: documents ingested later continue the seeded series (change "
+                    "detection screens them against the history; without it they start new "
+                    "series)."),
 ) -> None:
     try:
         world = World(commits=commits, machines=machines, datasets=datasets,
@@ -294,7 +318,8 @@ def main(
                f"{world.pairs} pairs = {world.total_results:,} results", err=True)
     create_database(admin_url, name)
     try:
-        rep = seed(world, name, admin_url, progress=not quiet, create=False)
+        rep = seed(world, name, admin_url, progress=not quiet, create=False,
+                   codec_set=codec_set)
     except BaseException:
         drop_database(admin_url, name)  # never leave a half-seeded database behind
         raise

@@ -153,6 +153,10 @@ class Settings(BaseSettings):
     at ingest by measure/rzbench/noise.py: other work beside the run's own of at least half
     the cores, or steal) out of the screen; /health, the changes and runs pages say so.
     Off where every machine is shared and busy, e.g. integration tests on CI."""
+    detection_screen_points: bool = True
+    """A pass reads its window's points from screen_points (one packed row per document,
+    written at ingest: changes/detection/points.py) instead of the window's results rows.
+    Off: the reload from results (the same verdicts, several times the CPU)."""
     detection_count_threshold: float = 0.5
     """Instruction counts (issue 23): a change of more than this many % is a code change from
     one run, no reruns (stats/counts.py)."""

@@ -15,6 +15,7 @@ from basketbench.models.machine import Machine
 from basketbench.models.ops import ApiToken, WebhookDelivery
 from basketbench.models.result import Result, ResultDocument
 from basketbench.models.run import Run, RunDispatch
+from basketbench.models.screen import ScreenPoints
 from basketbench.models.worker import WorkerTag
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "Commit",
     "Configuration", "Dataset", "LossyResult", "LossySweep", "Machine",
     "NotificationDelivery", "PendingDetection",
-    "Repository", "Result", "ResultDocument", "Run", "RunDispatch", "WebhookDelivery",
+    "Repository", "Result", "ResultDocument", "Run", "RunDispatch", "ScreenPoints",
+    "WebhookDelivery",
     "WorkerTag",
 ]

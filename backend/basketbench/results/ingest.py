@@ -36,7 +36,16 @@ from basketbench.measure.document.batch import DocumentBatch, DocumentError, par
 from basketbench.measure.document.contract import MAX_LISTED, capped
 from basketbench.measure.document.screen import Build
 from basketbench.measure.rzbench import noise
-from basketbench.models import ApiToken, Configuration, Dataset, Machine, Result, ResultDocument, Run
+from basketbench.models import (
+    ApiToken,
+    Configuration,
+    Dataset,
+    Machine,
+    Result,
+    ResultDocument,
+    Run,
+    ScreenPoints,
+)
 from basketbench.results import codec_sets as codec_service
 from basketbench.results.schemas import IngestOut
 
@@ -471,6 +480,7 @@ def _store_batch(session: Session, settings: Settings, batch: Batch,
         _bulk_insert(session, rows)
     except (IntegrityError, psycopg.errors.ForeignKeyViolation) as refused:
         raise _StaleIds from refused  # the reference checks (migration 0010, SQLite's keys)
+    _store_screen_points(session, document, rows)
     if settings.detection:  # the detection outbox (changes/detection/queue.py)
         from basketbench.changes.detection.queue import enqueue
 
@@ -497,6 +507,24 @@ COPY_TYPES = {
     **{c: "int8" if c.endswith("_instructions") else "float8" for c in COUNT_COLUMNS},
 }
 RESULT_COLUMNS = tuple(COPY_TYPES)
+
+
+_SCREEN_COLUMNS = [RESULT_COLUMNS.index(c) for c in (
+    "dataset_id", "configuration_id", "codec_set_id", "ratio", "compressed_bytes", "c_median",
+    "d_median", "c_instructions_per_mb", "d_instructions_per_mb")]
+_ROUNDTRIP_OK = RESULT_COLUMNS.index("roundtrip_ok")
+
+
+def _store_screen_points(session: Session, document: ResultDocument,
+                         rows: list[tuple[Any, ...]]) -> None:
+    """What detection's screen reads of this document, packed into one row
+    (changes/detection/points.py), in the same transaction: a pass reads its window's
+    rows instead of the window's results."""
+    from basketbench.changes.detection import points
+
+    session.execute(insert(ScreenPoints), [points.row_of(
+        document.id, document.machine_id, document.commit_id,
+        [tuple(row[i] for i in _SCREEN_COLUMNS) for row in rows if row[_ROUNDTRIP_OK]])])
 
 
 def _bulk_insert(session: Session, rows: list[tuple[Any, ...]]) -> None:

@@ -1,7 +1,9 @@
 """SQL statements of one detection pass (changes/detection/service.after_ingest) per
 ingested document, and that they do not grow with the history: the pass of the 13th
-document runs as many statements as that of the 7th. Documents of two datasets x 5
-settings (bb_factories), no change planted: the screen's common path."""
+document runs as many statements as that of the 7th, and a pass on top of the 1 000-commit
+seeded history of this folder (a full window: 121 commits) as many as on a 13-commit one.
+Documents of two datasets x 5 settings (bb_factories), no change planted: the screen's
+common path."""
 
 from __future__ import annotations
 
@@ -14,10 +16,11 @@ from fastapi.testclient import TestClient
 from sql_guards import StatementLog, count_problem
 
 # Statements of one pass (listed by the failure): the document, the machine's lock, commit and
-# machine, the machine's commits, the series and codec sets of the commit, the series' rows,
-# their documents, the records, names, the busy check, the rerun budget. Update only with
-# the reason in the commit.
-EXPECTED_PASS = 14  # + the commit's A/B effects (speed changes from A/B first, issue 32)
+# machine, the machine's commits, the series and codec sets of the commit, the window's
+# packed points (screen_points, one row per document), the records, names, the commit's A/B
+# effects, the newest points' samples (with their documents' busy flags), the busy check,
+# the rerun budget. Update only with the reason in the commit.
+EXPECTED_PASS = 14
 
 
 @pytest.fixture
@@ -74,3 +77,54 @@ def auth_quiet(quiet_client):
     with quiet_client.app.state.sessionmaker() as session:
         _, plain = create_token(session, "tests")
     return {"Authorization": f"Bearer {plain}"}
+
+
+def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(seeded_url: str) -> None:
+    """Two new documents on machine 1 of the seeded 1 000-commit history (bench.seed wrote
+    it without packed points: the first pass writes its window's, the second is counted),
+    ingested and screened in a transaction rolled back afterwards (the other guards read
+    the seeded database as it is). The seeded results are given the documents' codec set
+    first, so the new points continue the seeded series (a full window of 121 commits)."""
+    import hashlib
+
+    from basketbench.results import ingest as ingest_service
+    from basketbench.web import guards
+    from conftest import WORLD
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.orm import Session
+
+    from bench.documents import harness_document
+
+    settings = make_settings(seeded_url, detection=False)
+    detect = make_settings(seeded_url)
+    engine = create_engine(seeded_url)
+    target = ingest_service.Target(None, None, None, None, None)
+    try:
+        with engine.connect() as conn:
+            outer = conn.begin()
+            with Session(bind=conn, join_transaction_mode="create_savepoint") as session:
+                logs = []
+                for i in range(2):
+                    sha = hashlib.sha1(f"long-history:{i}".encode()).hexdigest()
+                    doc = harness_document(WORLD, WORLD.commits + i, 0, sha)
+                    stored = ingest_service.ingest_harness(
+                        session, settings, guards.loads(__import__("json").dumps(doc).encode()),
+                        target)
+                    if i == 0:  # the seeded series, under the documents' codec set
+                        session.execute(text(
+                            "UPDATE results SET codec_set_id = (SELECT codec_set_id FROM "
+                            "result_documents WHERE id = :d) WHERE machine_id = 1"),
+                            {"d": stored.document_id})
+                    with StatementLog() as log:
+                        after_ingest(session, detect, stored.document_id)
+                        session.commit()
+                    logs.append(log)
+            outer.rollback()
+    finally:
+        engine.dispose()
+    counted = StatementLog([st for st in logs[1].statements  # the rolled-back transaction's
+                            if not st.sql.startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))])
+    # the screen ran: the newest points' samples were read (statement 12 of the list)
+    assert any("c_samples" in st.sql for st in counted.statements), counted.listing()
+    problem = count_problem("detection pass on a 1 000-commit history", EXPECTED_PASS, counted)
+    assert problem is None, problem

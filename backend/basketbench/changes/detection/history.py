@@ -106,17 +106,21 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     if regular_only:
         reruns = select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS))
         stmt = stmt.where(or_(Result.run_id.is_(None), Result.run_id.not_in(reruns)))
+    skipping = regular_only and skip_busy
+    if skipping:  # the document's busy flag with each row: no second statement
+        stmt = stmt.add_columns(ResultDocument.busy).join(
+            ResultDocument, ResultDocument.id == Result.document_id)
     if keys is not None and len(keys) < 500:
         stmt = stmt.where(Result.dataset_id.in_({k[0] for k in keys}),
                           Result.configuration_id.in_({k[1] for k in keys}))
     # Core execution: plain row tuples (tens of thousands per pass), no ORM row processing.
-    rows = session.connection().execute(stmt).all()
-    busy_docs = set(session.connection().scalars(select(ResultDocument.id).where(
-        ResultDocument.id.in_({r[-1] for r in rows} or {-1}),
-        ResultDocument.busy.is_(True)))) if regular_only and skip_busy else set()
+    # In document order: a commit's runs and samples in the order of their documents, as
+    # points.load_window lists them (the bootstrap interval draws from the samples' order).
+    rows = session.connection().execute(stmt.order_by(Result.document_id, Result.id)).all()
     codec_series = series_keys(session, {r[2] for r in rows})
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
-    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp, cic, dic, doc in rows:
+    for ds, conf, set_id, cid, ratio, cbytes, cmed, dmed, csamp, dsamp, cic, dic, _doc, \
+            *busy in rows:
         key = (ds, conf, codec_series[set_id])
         if keys is not None and key not in keys:
             continue
@@ -130,7 +134,7 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                               ("decompress_instructions_per_mb", dic)):
             if count is not None and count > 0:
                 cv.counts[metric].append(float(count))
-        if doc in busy_docs:
+        if skipping and busy[0]:
             cv.busy_runs += 1
             continue
         for metric, median, samples in (("compress_mbps", cmed, csamp),

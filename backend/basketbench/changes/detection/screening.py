@@ -16,7 +16,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from basketbench.changes import notify
-from basketbench.changes.detection import ab, budget, confirm, history, revert
+from basketbench.changes.detection import ab, budget, confirm, history, points, revert
 from basketbench.changes.detection.common import Outcome, direction, rule_for
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine
@@ -44,10 +44,14 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     keys = history.series_of_commit(session, machine_id, commit.id)
     # Samples serve the newest points' tests and the candidates' Mann-Whitney tests and
     # intervals; the rest of the window needs only its medians (fill_samples below).
-    series = history.load_series(session, machine_id, commits, keys,
-                                 samples_of={cid for cid, _ in commits[-3:]},
-                                 regular_only=True,
-                                 skip_busy=settings.detection_skip_busy_runs)
+    if settings.detection_screen_points:  # the packed points of the window's documents
+        series = points.load_window(session, machine_id, commits, keys,
+                                    skip_busy=settings.detection_skip_busy_runs)
+    else:
+        series = history.load_series(session, machine_id, commits, keys,
+                                     samples_of={cid for cid, _ in commits[-3:]},
+                                     regular_only=True,
+                                     skip_busy=settings.detection_skip_busy_runs)
     recorded = history.recorded_changes(session, machine_id, keys)
     names = history.series_names(session, machine, keys)
     orders = dict(commits)

@@ -1,0 +1,155 @@
+"""Detection from the packed screen points (changes/detection/points.py) gives the verdicts
+of the reload from ``results``: every pass of one history runs twice on the same database
+state, once per path, each in a transaction rolled back afterwards, and the changes each
+recorded (new ones and the ones it updated) must be the same, field for field. The history
+has what can make the two differ: commits arriving out of git order, a second regular run
+of an older commit, reruns (never points), a busy run, instruction counts, an A/B-screened
+commit, a speed step, a size change, and documents without a packed row (written before
+migration 0042: rebuilt from results)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from basketbench.app import create_app
+from basketbench.catalog.commits import CommitInfo, store_commits
+from basketbench.changes.detection.service import after_ingest
+from basketbench.core.config import Settings
+from basketbench.models import Repository, Run, ScreenPoints
+from basketbench.models.commit import Commit
+from bb_factories import make_settings, sha
+from changes_support import ingest, make_doc, with_counts, with_load_record
+from fastapi.testclient import TestClient
+from sqlalchemy import delete, func, select, text
+from sqlalchemy.orm import Session
+from test_changes_ab_first import add_ab
+
+COMMITS = 34
+
+
+@pytest.fixture
+def quiet_client(clean_db: str) -> Iterator[TestClient]:
+    """Ingest without detection: the test runs every pass itself."""
+    with TestClient(create_app(make_settings(clean_db, detection=False))) as client:
+        yield client
+
+
+@pytest.fixture
+def quiet_auth(quiet_client: TestClient) -> dict[str, str]:
+    from basketbench.core.tokens import create_token
+
+    with quiet_client.app.state.sessionmaker() as session:
+        _, plain = create_token(session, "tests")
+    return {"Authorization": f"Bearer {plain}"}
+
+
+def _changes(session: Session, before: int) -> list[tuple[Any, ...]]:
+    """Every change, new ones (id > before) without their ids, timestamps left out."""
+    rows = session.execute(text("SELECT * FROM changes ORDER BY commit_id, dataset_id, "
+                                "configuration_id, metric, test, id")).mappings().all()
+
+    def ref(value: Any) -> Any:
+        return "new" if value is not None and value > before else value
+
+    def plain(value: Any) -> Any:  # JSON: request times and the new changes' ids out
+        if isinstance(value, dict):
+            return {k: len(v) if k == "change_ids" else plain(v) for k, v in value.items()
+                    if not k.endswith("_at")}
+        return [plain(v) for v in value] if isinstance(value, list) else value
+
+    return [tuple((k, ref(v) if k in ("id", "reverts_id", "reverted_by_id") else plain(v))
+                  for k, v in sorted(row.items()) if not k.endswith("_at"))
+            for row in rows]
+
+
+def _pass(client: TestClient, settings: Settings, document_id: int) -> list[tuple[Any, ...]]:
+    """One pass in a transaction rolled back afterwards: the changes as it left them."""
+    engine = client.app.state.engine
+    with engine.connect() as conn:
+        outer = conn.begin()
+        with Session(bind=conn, join_transaction_mode="create_savepoint") as session:
+            before = session.scalar(select(func.coalesce(func.max(text("id")), 0))
+                                    .select_from(text("changes")))
+            after_ingest(session, settings, document_id)
+            found = _changes(session, before)
+        outer.rollback()
+    return found
+
+
+def test_the_packed_points_give_the_verdicts_of_the_reload(
+        quiet_client: TestClient, quiet_auth: dict[str, str], clean_db: str) -> None:
+    common = {"detection_confirm_runs": 0}  # decided on the screen: no rerun ids to compare
+    reload = make_settings(clean_db, detection_screen_points=False, **common)
+    packed = make_settings(clean_db, detection_screen_points=True, **common)
+    factory = quiet_client.app.state.sessionmaker
+    first = ingest(quiet_client, quiet_auth, make_doc(0))
+    with factory() as session:  # the git graph first: documents may then arrive out of order
+        repo = session.scalar(select(Repository))
+        assert repo is not None
+        store_commits(session, repo, [CommitInfo(sha=sha(i), parents=[sha(i - 1)])
+                                      for i in range(1, COMMITS)])
+        session.commit()
+
+    def doc(i: int, **kw: Any) -> dict[str, Any]:
+        d = make_doc(i, **kw)
+        if i in (5, 6, 7, 22, 23):  # counted commits; 23's ZSTD-5 decompression moved
+            d = with_counts(d, count_scale=1.03 if i == 23 else 1.0)
+        if i == 12:  # measured on a busy machine: speeds out of the screen
+            d = with_load_record(d, busy=True)
+        return d
+
+    # (commit, document) in arrival order
+    arrivals: list[tuple[int, dict[str, Any]]] = [(i, doc(i)) for i in range(1, 16)]
+    arrivals += [(16, doc(16, scale=0.88))]  # a speed step on ZSTD-5
+    arrivals += [(18, doc(18)), (17, doc(17, scale=0.88))]  # 17 after 18: out of git order
+    arrivals += [(10, doc(10, seed=999))]  # a second regular run of an older commit
+    arrivals += [(i, doc(i, scale=0.88)) for i in range(19, 26)]
+    arrivals += [(26, doc(26, scale=0.88, size_scale=1.05))]  # a size change
+    arrivals += [(i, doc(i, scale=0.88, size_scale=1.05)) for i in range(27, 30)]
+    passes = 0
+    documents = [first["document_id"]]
+    for i, body in arrivals:
+        if i == 21:  # a rerun of 20 before 21 lands: never a point of any window
+            with factory() as session:
+                run = Run(commit_id=session.scalar(select(Commit.id).where(
+                    Commit.sha == sha(20))), tag="x86_64", suite="default", trigger="confirm",
+                    status="running")
+                session.add(run)
+                session.commit()
+                ingest(quiet_client, quiet_auth, make_doc(20, seed=77, run_id=run.id,
+                                                          scale=0.5))
+        if i == 24:  # 24 screened by its A/B against 23 (issue 32), before its results
+            with factory() as session:
+                add_ab(session, 24, 23, 0.97, seed=3)
+        if i == 27:  # documents of the window without packed rows: rebuilt from results
+            with factory() as session:
+                session.execute(delete(ScreenPoints).where(
+                    ScreenPoints.document_id.in_(documents[-8:])))
+                session.commit()
+        document_id = ingest(quiet_client, quiet_auth, body)["document_id"]
+        documents.append(document_id)
+        a, b = _pass(quiet_client, reload, document_id), _pass(quiet_client, packed,
+                                                                   document_id)
+        assert a == b, f"commit {i}: the two paths recorded different changes"
+        passes += 1
+        with factory() as session:  # the history goes on with the pass recorded
+            after_ingest(session, packed, document_id)
+    with factory() as session:
+        recorded = {(t, k) for t, k in session.execute(text("SELECT test, kind FROM changes"))}
+    # the history had something to decide: exact, count, speed and A/B changes
+    assert {"exact", "count", "ab"} <= {t for t, _ in recorded}, recorded
+    assert "speed" in {k for _, k in recorded}, recorded
+    assert passes == len(arrivals)
+
+
+def test_a_document_stores_its_packed_points_with_its_results(
+        quiet_client: TestClient, quiet_auth: dict[str, str]) -> None:
+    out = ingest(quiet_client, quiet_auth, make_doc(0))
+    with quiet_client.app.state.sessionmaker() as session:
+        row = session.get(ScreenPoints, out["document_id"])
+        assert row is not None
+        from basketbench.changes.detection.points import DTYPE
+
+        assert len(row.packed) == out["results"] * DTYPE.itemsize
