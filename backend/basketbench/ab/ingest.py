@@ -26,6 +26,7 @@ from basketbench.core.sqlutil import insert_ignore
 from basketbench.models import (
     AbEffect,
     AbRun,
+    ApiToken,
     Commit,
     Configuration,
     Dataset,
