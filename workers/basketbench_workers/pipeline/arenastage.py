@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from basketbench_workers.agent.api_client import ApiError
-from basketbench_workers.pipeline.ab_run import AbContext, Heartbeat, _repository
+from basketbench_workers.pipeline.ab_run import AbContext, Heartbeat, repository_of
 from basketbench_workers.pipeline.abstage import say_to
 from basketbench_workers.pipeline.suites import ArenaSpec
 from basketbench_workers.procs import _die_with_parent
@@ -158,7 +158,7 @@ def pipeline_arena(ctx: AbContext, spec: ArenaSpec, beat: Heartbeat) -> None:
         beat.check()
         try:
             answer = ctx.api.post_arena_run(upload_body(
-                doc, ctx.machine_id, ctx.sha, _repository(ctx.run), int(ctx.run["id"])))
+                doc, ctx.machine_id, ctx.sha, repository_of(ctx.run), int(ctx.run["id"])))
         except ApiError as exc:  # a refused document: the run's results stand
             say(f"arena: {name} upload refused: {exc}")
             continue

@@ -84,6 +84,9 @@ class ArenaSpec:
     shape_pairs: int = 0  # > 0: also the per-shape ratios (the sizes always)
     target_ms: float = 20.0
     timeout_seconds: float = 1800.0
+
+
+@dataclass(frozen=True)
 class HeadroomSpec:
     """The per-commit headroom after the A/B (pipeline/headroomstage.py): `[headroom]` in the
     suite file. The commit's framed path (its layer) against the bare codec library on the same
