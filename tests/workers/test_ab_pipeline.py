@@ -9,7 +9,8 @@ worker's cache. The A/B stage must find the slowdown at its commit (compression 
 1 by a practical margin) and nothing at the unchanged commit; the first commit has no
 reference and says so. Then an A/B asked for through the API (suite "ab:<base>" for the
 planted commit, as the compare page queues it) finds it too. docs/perf/ab.md ("per-commit
-A/B") has a run of it at load >= 4.
+A/B") has a run of it at load >= 4. The same runs carry the suite's codec arena (issue 35),
+one build and worker for both stages: each commit's board against its own layer.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ PRACTICAL = 0.01
 SUITE = """
 name = "ab-pipeline-test"
 aliases = ["default", "quick"]
-description = "one setting timed, then the per-commit A/B on HZZ"
+description = "one setting timed, then the per-commit A/B and the codec arena on HZZ"
 settings = [101]
 min_samples = 3
 target_ms = 10
@@ -63,6 +64,12 @@ lookback = 5
 [[corpora]]
 name = "hzz"
 files = ["uproot-HZZ-zlib.root"]
+
+[arena]
+files = ["uproot-HZZ.root"]
+candidates = ["zstd:10"]
+pairs = 3
+target_ms = 5
 """
 
 
@@ -150,6 +157,7 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
             assert e["pairs"] >= 20 and len(e["samples"]) == e["pairs"], e
         return dict(ab)
 
+    arena_board(api, runs, log_of)
     unchanged = ab_of(layout_repo.docs, layout_repo.base)
     planted = ab_of(layout_repo.slow, layout_repo.docs)
     # The unchanged commit shares its parent's build (same cache key): measured against a copy
@@ -194,3 +202,26 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
           + line("planted 2 %", planted) + "\n" + line("asked for (base vs planted)", compared)
           + "\ntimings: "
           + "; ".join(f"{sha[:8]} {runs[sha]['timings']}" for sha in runs))
+
+
+def arena_board(api: Any, runs: dict[str, dict[str, Any]],
+                log_of: Callable[[str], str]) -> None:
+    """The suite's `[arena]` ran after the benchmark of every commit, with the commit's own
+    build as ROOT's reference layer (its rzbench sandboxed), and uploaded one board each: the
+    Codec arena page's latest board and a history over the commits in git order."""
+    shas = list(runs)
+    for sha in shas:
+        assert "arena" in runs[sha]["timings"], runs[sha]["timings"]
+        assert "arena: uploaded:" in log_of(sha), log_of(sha)[-3000:]
+    [board] = get(api, "/arena", file="uproot-HZZ.root", shapes="true")["boards"]
+    assert board["run"]["commit"] == shas[-1] and board["run"]["run_id"] == runs[shas[-1]]["id"]
+    [row] = board["results"]
+    # zstd 10 is what ROOT's 505 runs, built from the same upstream version as the commit's
+    # layer links: the same bytes, read back by ROOT, at a speed ratio measured with pairs
+    assert (row["candidate"], row["level"], row["reference_setting"]) == ("zstd", 10, 505)
+    assert row["size_change_pct"] == 0 and row["roundtrip_ok"] and row["root_readable"]
+    assert row["compress_ratio"]["pairs"] + row["compress_ratio"]["disturbed_pairs"] == 3
+    assert board["shapes"], "the per-shape sizes"
+    history = get(api, "/arena/history", file="uproot-HZZ.root", machine=board["run"]["machine"],
+                  candidate="zstd", level=10, reference_setting=505)
+    assert [p["commit"] for p in history["points"]] == shas
