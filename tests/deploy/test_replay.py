@@ -79,7 +79,7 @@ def test_the_quick_replay_on_a_real_worker_finds_cloudflare_zlib_and_the_codecs_
                  "BASKETBENCH_API_TOKEN": worker_token,
                  "BASKETBENCH_ROOT_REPO": str(cache / "history-quick.git"),
                  "BASKETBENCH_PROFILE": "auto",
-                 "BASKETBENCH_WORKER_DIR": str(home / "worker"),
+                 "BASKETBENCH_WORKER_DIR": str((cache / "worker").resolve()),
                  "BASKETBENCH_SUITES_DIR": str(home / "suites"),
                  "BASKETBENCH_HEARTBEAT_SECONDS": "5"},
             cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
