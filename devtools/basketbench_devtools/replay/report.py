@@ -78,7 +78,8 @@ def _rounded(x: Any) -> float | None:
     return round(float(x), 3) if x is not None else None
 
 
-def collect_ab(client: httpx.Client, commits: list[Commit]) -> list[dict[str, Any]]:
+def collect_ab(client: httpx.Client, commits: list[Commit], runs: dict[str, dict[str, Any]]
+               ) -> list[dict[str, Any]]:
     """Every interleaved A/B effect measured on the history's commits, oldest release first:
     the pipeline's (against the previous release) and detection's confirming ones. Only the
     settings the release's own suite compares are kept: an sdist layer sends 201 and 505 to
@@ -87,6 +88,7 @@ def collect_ab(client: httpx.Client, commits: list[Commit]) -> list[dict[str, An
     out = []
     for commit in commits:
         wanted = RELEASES_AB if commit.release.wheel is not None else SOURCES_AB
+        own_run = (runs.get(commit.sha) or {}).get("id")
         for ab in reversed(_pages(client, "/api/v1/ab-runs", {"commit": commit.sha}, 200)):
             if ab["commit"] != commit.sha:
                 continue
@@ -101,6 +103,9 @@ def collect_ab(client: httpx.Client, commits: list[Commit]) -> list[dict[str, An
                     "reference_kind": ab["reference_kind"],
                     "reference_label": ab.get("reference_label"),
                     "origin": ab["origin"], "ab_run": ab["id"], "run": ab.get("run_id"),
+                    # the release's own run, or the run detection queued to confirm it
+                    "role": ("release run" if own_run is not None and ab.get("run_id") == own_run
+                             else "confirmation"),
                     "dataset": e["dataset"], "setting": e["setting"], "metric": e["metric"],
                     "ratio": _rounded4(ratio), "ci_low": _rounded4(e.get("ci_low")),
                     "ci_high": _rounded4(e.get("ci_high")),
@@ -173,6 +178,6 @@ def replay_document(client: httpx.Client, repo: Path, commits: list[Commit],
         "repository": str(repo),
         "releases": describe_releases(repo, commits),
         "changes": collect_changes(client, commits, repository),
-        "measured": collect_measured(client, commits, runs) + collect_ab(client, commits),
+        "measured": collect_measured(client, commits, runs) + collect_ab(client, commits, runs),
         "runs": {runs[c.sha]["id"]: c.release.name for c in commits if c.sha in runs},
     }
