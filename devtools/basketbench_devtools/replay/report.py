@@ -1,7 +1,8 @@
 """The replay's answer, read back through the API: the changes detection found, named by
 release, and per release what changed in its sources and what was measured.
 
-`changes` (the issue's interface): one entry per change with `release`, `metric`,
+`changes` (the issue's interface): one entry per change (confirmed, or still awaiting its
+confirmation; candidates detection rejected are in `rejected`) with `release`, `metric`,
 `setting`, `dataset`, `effect_pct`, plus how it was judged (kind, test, state, direction,
 the values before and after, the previous release, and for a speed change found by the
 interleaved A/B its ratio, interval and pairs). `measured` holds every result the runs
@@ -172,12 +173,16 @@ def describe_releases(repo: Path, commits: list[Commit]) -> list[dict[str, Any]]
 def replay_document(client: httpx.Client, repo: Path, commits: list[Commit],
                     runs: dict[str, dict[str, Any]], quick: bool,
                     repository: str = "root-replay") -> dict[str, Any]:
+    changes = collect_changes(client, commits, repository)
     return {
         "schema": SCHEMA,
         "form": "quick" if quick else "full",
         "repository": str(repo),
         "releases": describe_releases(repo, commits),
-        "changes": collect_changes(client, commits, repository),
+        # a candidate detection rejected (its confirming A/B or reruns did not repeat it) is
+        # not a change: listed apart, with the reason
+        "changes": [c for c in changes if c["state"] != "rejected"],
+        "rejected": [c for c in changes if c["state"] == "rejected"],
         "measured": collect_measured(client, commits, runs) + collect_ab(client, commits, runs),
         "runs": {runs[c.sha]["id"]: c.release.name for c in commits if c.sha in runs},
     }
