@@ -130,3 +130,32 @@ def test_the_measurement_of_a_commits_build_runs_rzbench_sandboxed(tmp_path: Pat
     assert doc["results"][0]["roundtrip_ok"] is True
     assert doc["results"][0]["compress"]["pairs"] + doc["results"][0]["compress"][
         "disturbed_pairs"] == 3
+
+
+def test_under_auto_an_ancestor_is_looked_up_under_the_profile_its_own_tree_selects(
+        tmp_path: Path) -> None:
+    """A history crossing a layout change (ROOT 6.14's vanilla zlib -> 6.18's Cloudflare
+    zlib, as `basketbench replay` writes it): the parent's cached build is the one made with
+    the parent's profile, not with the commit's."""
+    from basketbench_workers.build.gitmirror import Mirror
+    from basketbench_workers.build.profiles import load_profiles
+    from basketbench_workers.config import WorkerSettings
+    from basketbench_workers.pipeline.stages import _profile_of
+
+    from .gitrepo import commit_files, init_repo
+
+    repo = init_repo(tmp_path / "root")
+    legacy = commit_files(repo, {"core/zip/src/RZip.cxx": "// 6.14\n",
+                                 "builtins/zlib/deflate.c": "/* vanilla */\n"}, "6.14")
+    cloudflare = commit_files(repo, {"builtins/zlib/deflate_cf.c": "/* cloudflare */\n"},
+                              "6.18")
+    mirror = Mirror(str(repo), repo / ".git")
+    profiles = load_profiles(None)
+    run_profile = profiles["root-cloudflare-nozstd"]
+    auto = WorkerSettings(profile="auto")
+    assert _profile_of(profiles, auto, run_profile, mirror, cloudflare).name == \
+        "root-cloudflare-nozstd"
+    assert _profile_of(profiles, auto, run_profile, mirror, legacy).name == "root-legacy-zlib"
+    # a profile named by the operator holds for every commit
+    named = WorkerSettings(profile="root-cloudflare-nozstd")
+    assert _profile_of(profiles, named, run_profile, mirror, legacy) is run_profile

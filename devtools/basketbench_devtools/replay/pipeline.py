@@ -11,8 +11,11 @@
    measurement, upload, detection;
 5. the changes detection found, named by release, and what was measured (report.py).
 
-With BASKETBENCH_DATABASE_URL / BROKER_URL set, the same steps run against that stack
-(its worker must then have BASKETBENCH_ROOT_REPO set to the replay's repository).
+With BASKETBENCH_DATABASE_URL / BROKER_URL set, the same steps run against that stack: a
+`basketbench worker --tag <the replay's tag>` must then serve it with BASKETBENCH_ROOT_REPO
+= the replay's repository (<cache>/replay/history-quick.git or -full.git),
+BASKETBENCH_PROFILE=auto, BASKETBENCH_SUITES_DIR=<home>/suites and, to reuse the builds,
+BASKETBENCH_WORKER_DIR=<home>/worker (tests/deploy/test_replay.py does exactly that).
 """
 
 from __future__ import annotations
@@ -178,7 +181,10 @@ def run_replay(options: ReplayOptions, log: Callable[[str], None] = say) -> dict
     env = demo_environment(paths, repo_root(), url, None)
     secret = secrets.token_hex(16)
     env.update({"BASKETBENCH_ROOT_REPO": str(repo), "BASKETBENCH_PROFILE": "auto",
-                "BASKETBENCH_WEBHOOK_SECRET": secret})
+                "BASKETBENCH_WEBHOOK_SECRET": secret,
+                # the shared folder itself, not home/worker's link to it: the build cache
+                # records absolute paths, and every replay home must find the same ones
+                "BASKETBENCH_WORKER_DIR": str((cache / "worker").resolve())})
     os.environ.update({k: v for k, v in env.items() if k.startswith("BASKETBENCH_")})
     migrate(env)
     token = demo_token(env, paths)  # a user token: triggers the runs

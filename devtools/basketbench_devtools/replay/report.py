@@ -1,11 +1,15 @@
 """The replay's answer, read back through the API: the changes detection found, named by
 release, and per release what changed in its sources and what was measured.
 
-`changes` (the issue's interface): one entry per change with `release`, `metric`,
-`setting`, `dataset`, `effect_pct`, plus how it was judged (kind, state, direction, the
-values before and after, the previous release). `measured` holds every result the runs
-stored (sizes, ratio, median speeds with their sample counts), `releases` the history:
-tree ids of the compression paths, which changed and `git diff --shortstat`.
+`changes` (the issue's interface): one entry per change (confirmed, or still awaiting its
+confirmation; candidates detection rejected are in `rejected`) with `release`, `metric`,
+`setting`, `dataset`, `effect_pct`, plus how it was judged (kind, test, state, direction,
+the values before and after, the previous release, and for a speed change found by the
+interleaved A/B its ratio, interval and pairs). `measured` holds every result the runs
+stored (`kind` "result": sizes, ratio, median speeds with their sample counts) and every
+A/B effect measured on the history (`kind` "ab": ratio of the release against its
+reference, interval, pairs, disturbed pairs, load). `releases` is the history: tree ids of
+the compression paths, which changed and `git diff --shortstat`.
 """
 
 from __future__ import annotations
@@ -17,14 +21,16 @@ import httpx
 
 from basketbench_devtools.demo.runs import json_or_error
 from basketbench_devtools.replay.history import Commit, changed_paths, diff_summary
+from basketbench_devtools.replay.suites import RELEASES_AB, SOURCES_AB
 
 SCHEMA = "basketbench-replay-v1"
 
 
-def _pages(client: httpx.Client, path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+def _pages(client: httpx.Client, path: str, params: dict[str, Any], limit: int = 1000
+           ) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     while True:
-        page = json_or_error(client.get(path, params={**params, "limit": 1000,
+        page = json_or_error(client.get(path, params={**params, "limit": limit,
                                                       "offset": len(items)}), f"GET {path}")
         items += page["items"]
         if not page["items"] or len(items) >= int(page["total"]):
@@ -58,11 +64,63 @@ def collect_changes(client: httpx.Client, commits: list[Commit], repository: str
             "state": change["state"],
             "base_value": change["base_value"],
             "head_value": change["head_value"],
+            "ci_low_pct": _rounded(change.get("ci_low_pct")),
+            "ci_high_pct": _rounded(change.get("ci_high_pct")),
+            "q_value": change.get("q_value"),
+            "state_reason": change.get("state_reason"),
             "attribution": change.get("attribution"),
             "commit": sha,
         })
     out.sort(key=lambda c: (order[c["commit"]], -abs(c["effect_pct"])))
     return out
+
+
+def _rounded(x: Any) -> float | None:
+    return round(float(x), 3) if x is not None else None
+
+
+def collect_ab(client: httpx.Client, commits: list[Commit], runs: dict[str, dict[str, Any]]
+               ) -> list[dict[str, Any]]:
+    """Every interleaved A/B effect measured on the history's commits, oldest release first:
+    the pipeline's (against the previous release) and detection's confirming ones. Only the
+    settings the release's own suite compares are kept: an sdist layer sends 201 and 505 to
+    ZLIB, so the confirming A/B's rows for them measure ZLIB under another name."""
+    names = {c.sha: c.release.name for c in commits}
+    out = []
+    for commit in commits:
+        wanted = RELEASES_AB if commit.release.wheel is not None else SOURCES_AB
+        own_run = (runs.get(commit.sha) or {}).get("id")
+        for ab in reversed(_pages(client, "/api/v1/ab-runs", {"commit": commit.sha}, 200)):
+            if ab["commit"] != commit.sha:
+                continue
+            load = ab.get("load") or {}
+            for e in ab["effects"]:
+                if e["setting"] not in wanted:
+                    continue
+                ratio = e.get("ratio")
+                out.append({
+                    "kind": "ab", "release": commit.release.name,
+                    "reference_release": names.get(ab.get("reference_commit") or ""),
+                    "reference_kind": ab["reference_kind"],
+                    "reference_label": ab.get("reference_label"),
+                    "origin": ab["origin"], "ab_run": ab["id"], "run": ab.get("run_id"),
+                    # the release's own run, or the run detection queued to confirm it
+                    "role": ("release run" if own_run is not None and ab.get("run_id") == own_run
+                             else "confirmation"),
+                    "dataset": e["dataset"], "setting": e["setting"], "metric": e["metric"],
+                    "ratio": _rounded4(ratio), "ci_low": _rounded4(e.get("ci_low")),
+                    "ci_high": _rounded4(e.get("ci_high")),
+                    "effect_pct": round((ratio - 1) * 100, 2) if ratio is not None else None,
+                    "pairs": e["pairs"], "disturbed_pairs": e["disturbed_pairs"],
+                    "disturbed_fraction": ab.get("disturbed_fraction"),
+                    "loadavg_start": load.get("loadavg_start"),
+                    "loadavg_end": load.get("loadavg_end"),
+                })
+    return out
+
+
+def _rounded4(x: Any) -> float | None:
+    return round(float(x), 4) if x is not None else None
 
 
 def collect_measured(client: httpx.Client, commits: list[Commit],
@@ -77,6 +135,7 @@ def collect_measured(client: httpx.Client, commits: list[Commit],
                 continue
             compress, decompress = r.get("compress_mbps") or {}, r.get("decompress_mbps") or {}
             out.append({
+                "kind": "result",
                 "release": commit.release.name, "run": run["id"], "dataset": r["dataset"],
                 "setting": r["setting"], "codec": r["codec"],
                 "uncompressed_bytes": r["uncompressed_bytes"],
@@ -114,12 +173,16 @@ def describe_releases(repo: Path, commits: list[Commit]) -> list[dict[str, Any]]
 def replay_document(client: httpx.Client, repo: Path, commits: list[Commit],
                     runs: dict[str, dict[str, Any]], quick: bool,
                     repository: str = "root-replay") -> dict[str, Any]:
+    changes = collect_changes(client, commits, repository)
     return {
         "schema": SCHEMA,
         "form": "quick" if quick else "full",
         "repository": str(repo),
         "releases": describe_releases(repo, commits),
-        "changes": collect_changes(client, commits, repository),
-        "measured": collect_measured(client, commits, runs),
+        # a candidate detection rejected (its confirming A/B or reruns did not repeat it) is
+        # not a change: listed apart, with the reason
+        "changes": [c for c in changes if c["state"] != "rejected"],
+        "rejected": [c for c in changes if c["state"] == "rejected"],
+        "measured": collect_measured(client, commits, runs) + collect_ab(client, commits, runs),
         "runs": {runs[c.sha]["id"]: c.release.name for c in commits if c.sha in runs},
     }

@@ -20,6 +20,7 @@ from basketbench_workers.agent.api_client import ApiClient, ApiError
 from basketbench_workers.agent.reporting import RunReporter
 from basketbench_workers.build.cache import BuildResult
 from basketbench_workers.build.gitmirror import Mirror
+from basketbench_workers.build.releases import release_by_tag
 from basketbench_workers.config import WorkerSettings
 from basketbench_workers.pipeline.abstage import (
     AbSkipped,
@@ -27,6 +28,7 @@ from basketbench_workers.pipeline.abstage import (
     corpus_argument,
     distinct_sides,
     first_parent_ancestors,
+    installed_release,
     measure,
     pipeline_reference,
     say_to,
@@ -91,8 +93,9 @@ def pipeline_ab(ctx: AbContext, corpus_files: dict[str, Path], document: Path,
                             "profile compiles none, or linking it failed: see above)")
         ancestors = (first_parent_ancestors(ctx.mirror, ctx.sha, spec.lookback)
                      if ctx.mirror is not None and ctx.release is None else [])
-        reference = pipeline_reference(ctx.sha, spec, ancestors, ctx.build_dir_of,
-                                       own_release=ctx.release)
+        reference = (_parent_release(ctx) if ctx.release is not None else None) or \
+            pipeline_reference(ctx.sha, spec, ancestors, ctx.build_dir_of,
+                               own_release=ctx.release)
         say(f"ab: reference {reference.kind} {reference.label} ({reference.build})")
         doc = _measure(ctx, spec, reference, side_b, corpus_files)
     except AbSkipped as exc:
@@ -138,6 +141,21 @@ def requested_ab(ctx: AbContext, reference_text: str, reporter: RunReporter,
     return "done"
 
 
+def _parent_release(ctx: AbContext) -> Reference | None:
+    """A tagged ROOT release whose first parent is another tagged release (a history of
+    releases, as `basketbench replay` writes): that release's libCore, as the parent's
+    build, when its wheel is installed here. None otherwise."""
+    if ctx.mirror is None:
+        return None
+    parents = first_parent_ancestors(ctx.mirror, ctx.sha, 1)
+    release = release_by_tag(ctx.mirror, parents[0]) if parents else None
+    if release is None or release.version == ctx.release \
+            or installed_release(release.version) is None:
+        return None
+    return Reference("parent", parents[0], f"{parents[0][:12]} (ROOT {release.version})",
+                     f"{RELEASE_PREFIX}{release.version}")
+
+
 def _requested_reference(ctx: AbContext, text: str) -> Reference:
     if text.startswith(RELEASE_PREFIX):
         version = text[len(RELEASE_PREFIX):]
@@ -146,6 +164,13 @@ def _requested_reference(ctx: AbContext, text: str) -> Reference:
         raise StageFailed(f"commit {ctx.sha[:12]} is a ROOT release measured by its id: no "
                           f"repository to build the reference {text} from")
     reference_sha = ctx.mirror.resolve(text)
+    tagged = release_by_tag(ctx.mirror, reference_sha)
+    if tagged is not None and reference_sha != ctx.sha:  # a tagged release: its libCore
+        if installed_release(tagged.version) is None:
+            raise StageFailed(f"the reference {reference_sha[:12]} is ROOT {tagged.version}, "
+                              "whose wheel is not installed on this machine")
+        return Reference("commit", reference_sha, f"{reference_sha[:12]} (ROOT "
+                         f"{tagged.version})", f"{RELEASE_PREFIX}{tagged.version}")
     build = ctx.build_commit(reference_sha)
     if build.entry is None:
         raise StageFailed(f"the reference {reference_sha[:12]}'s build has no loadable layer")

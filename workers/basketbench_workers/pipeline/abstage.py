@@ -174,6 +174,12 @@ def measure(a: str, b: str, corpus: Path, spec: AbSpec, rzbench: Path, scratch: 
     request = scratch / "ab-request.json"
     out = scratch / "ab.json"
     out.unlink(missing_ok=True)
+    # The sandbox shows the resolved folders only: a path through a symlink (a worker folder
+    # linked from elsewhere, a cache entry recorded by a worker that reached it through
+    # another link) would not exist inside it.
+    a, b = (side if side == "host" or side.startswith("release:") else str(Path(side).resolve())
+            for side in (a, b))
+    rzbench = rzbench.resolve()
     request.write_text(json.dumps({
         "a": a, "b": b, "corpus": str(corpus), "settings": list(spec.settings),
         "pairs": spec.pairs, "target_ms": spec.target_ms, "rzbench": str(rzbench),

@@ -342,11 +342,12 @@ def _stages(
     deadline = Deadline("checkout", settings.stage_timeout("checkout"))
     profiles = load_profiles(settings.profiles_dir)
     release = release_by_id(_sha(run))
+    ab_mirror: Mirror | None = None  # a release measured by its stable id has no repository
     if release is not None:
         sha = _sha(run).lower()
         profile = profiles["root-release"]
     else:
-        mirror = _mirror_for(settings, run)
+        mirror = ab_mirror = _mirror_for(settings, run)
         mirror.update(log_path, deadline)
         sha = mirror.resolve(_sha(run))
         if settings.profile in ("auto", "root-release"):
@@ -394,14 +395,12 @@ def _stages(
     ab_context = AbContext(
         run=run, api=api, settings=settings, suite=suite, sha=sha,
         release=release.version if release is not None else None,
-        mirror=None if release is not None else mirror, build=build, machine_id=machine_id,
+        mirror=ab_mirror, build=build, machine_id=machine_id,
         workdir=workdir, log_path=log_path,
-        build_dir_of=lambda other: _cached_build_dir(run, suite, settings, profile, mirror,
-                                                     other, log_path),
-        build_commit=lambda other: _build(profile, mirror, other, settings, log_path,
-                                          Deadline("build", settings.stage_timeout("build")),
-                                          _codec_set(run, suite.codecs, settings, profile,
-                                                     mirror, other)),
+        build_dir_of=lambda other: _cached_build_dir(run, suite, settings, profiles, profile,
+                                                     ab_mirror, other, log_path),
+        build_commit=lambda other: _build_other(run, suite, settings, profiles, profile,
+                                                ab_mirror, other, log_path),
         sandboxed=sandbox is not None,
     )
     if requested_reference is not None:
@@ -689,10 +688,45 @@ def _build(
     return result
 
 
+def _profile_of(profiles: dict[str, Profile], settings: WorkerSettings, run_profile: Profile,
+                mirror: Mirror, sha: str) -> Profile:
+    """The profile `sha` is built with on this worker: the run's, or under "auto" the one
+    its own tree selects (a history crossing a layout change, e.g. ROOT 6.14 -> 6.18, built
+    each side with its own profile). ProfileError when its tree matches none."""
+    if settings.profile not in ("auto", "root-release") or run_profile.kind == "root-release":
+        return run_profile
+    return choose_profile(profiles, "auto", lambda p: mirror.has_path(sha, p))
+
+
+def _build_other(run: dict[str, Any], suite: Suite, settings: WorkerSettings,
+                 profiles: dict[str, Profile], run_profile: Profile, mirror: Mirror | None,
+                 sha: str, log_path: Path) -> BuildResult:
+    """Another commit's build (an A/B reference), built with its own profile if missing."""
+    if mirror is None:
+        raise StageFailed(f"no repository to build {sha[:12]} from")
+    profile = _profile_of(profiles, settings, run_profile, mirror, sha)
+    if profile.kind == "root-release":
+        raise StageFailed(f"{sha[:12]} is not a ROOT release, and its run's profile builds "
+                          "none")
+    return _build(profile, mirror, sha, settings, log_path,
+                  Deadline("build", settings.stage_timeout("build")),
+                  _codec_set(run, suite.codecs, settings, profile, mirror, sha))
+
+
 def _cached_build_dir(run: dict[str, Any], suite: Suite, settings: WorkerSettings,
-                      profile: Profile, mirror: Mirror, sha: str, log_path: Path) -> Path | None:
+                      profiles: dict[str, Profile], run_profile: Profile, mirror: Mirror | None,
+                      sha: str, log_path: Path) -> Path | None:
     """The build directory (with its loadable layer) this machine has cached for `sha` under
-    the run's profile and codec set, None when it has none: never builds."""
+    its profile (the run's, or its own under "auto") and the run's codec set, None when it
+    has none: never builds."""
+    if mirror is None:
+        return None
+    try:
+        profile = _profile_of(profiles, settings, run_profile, mirror, sha)
+    except ProfileError:
+        return None
+    if profile.kind == "root-release":
+        return None
     try:
         codec_set = _codec_set(run, suite.codecs, settings, profile, mirror, sha)
     except (StageFailed, CodecSetError):
