@@ -28,7 +28,18 @@ WORLD = World(commits=1000, machines=3, datasets=2, configurations=12, seed=7)
 
 @pytest.fixture(scope="session")
 def seeded_url(make_session_pg_database: Callable[[], str], pg_admin_url: str) -> str:
-    url = make_session_pg_database()
+    """The seeded history the read guards share: never written to (a rolled-back write
+    still leaves dead rows and clears the visibility map, and the plans would change)."""
+    return _seeded(make_session_pg_database(), pg_admin_url)
+
+
+@pytest.fixture(scope="module")
+def writable_seeded_url(make_session_pg_database: Callable[[], str], pg_admin_url: str) -> str:
+    """The same history in a database of its own, for a guard that writes (seconds)."""
+    return _seeded(make_session_pg_database(), pg_admin_url)
+
+
+def _seeded(url: str, pg_admin_url: str) -> str:
     seed(WORLD, url.rsplit("/", 1)[1], pg_admin_url, progress=False, create=False)
     engine = create_engine(url)
     with Session(engine) as session:

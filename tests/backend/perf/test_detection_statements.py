@@ -79,11 +79,12 @@ def auth_quiet(quiet_client):
     return {"Authorization": f"Bearer {plain}"}
 
 
-def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(seeded_url: str) -> None:
+def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
+        writable_seeded_url: str) -> None:
     """Two new documents on machine 1 of the seeded 1 000-commit history (bench.seed wrote
     it without packed points: the first pass writes its window's, the second is counted),
-    ingested and screened in a transaction rolled back afterwards (the other guards read
-    the seeded database as it is). The seeded results are given the documents' codec set
+    ingested and screened in a transaction rolled back afterwards, in a seeded database of
+    its own (the read guards' plans must not see its dead rows). The seeded results are given the documents' codec set
     first, so the new points continue the seeded series (a full window of 121 commits)."""
     import hashlib
 
@@ -95,9 +96,9 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(seeded_url:
 
     from bench.documents import harness_document
 
-    settings = make_settings(seeded_url, detection=False)
-    detect = make_settings(seeded_url)
-    engine = create_engine(seeded_url)
+    settings = make_settings(writable_seeded_url, detection=False)
+    detect = make_settings(writable_seeded_url)
+    engine = create_engine(writable_seeded_url)
     target = ingest_service.Target(None, None, None, None, None)
     try:
         with engine.connect() as conn:
