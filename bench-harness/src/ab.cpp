@@ -1,6 +1,7 @@
 #include "rzbench/ab.hpp"
 
 #include "rzbench/codecs.hpp"
+#include "rzbench/counting.hpp"
 #include "rzbench/experiment.hpp"
 #include "rzbench/prng.hpp"
 
@@ -166,7 +167,8 @@ json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settin
    Xoshiro256 rng(params.seed);
    json results = json::array();
    std::vector<Repetition> all_reps;
-   const size_t total = datasets.size() * settings.size() * static_cast<size_t>(params.pairs);
+   const size_t per = params.count ? 1 : static_cast<size_t>(params.pairs);
+   const size_t total = datasets.size() * settings.size() * per;
    size_t done = 0;
    for (const Dataset &d : datasets) {
       for (size_t si = 0; si < settings.size(); ++si) {
@@ -215,7 +217,31 @@ json run_ab(const std::vector<Dataset> &datasets, const std::vector<int> &settin
          if (error) {
             r["error"] = *error;
             results.push_back(r);
-            done += static_cast<size_t>(params.pairs);
+            done += per;
+            if (progress)
+               progress(done, total);
+            continue;
+         }
+         if (params.count) {
+            // One pass of each side per direction, instrumented alone (the validation above
+            // warmed both up); every decoded byte is checked after, outside the counted regions.
+            const size_t index = results.size();
+            for (Trial *t : {ta.get(), tb.get()}) {
+               const std::string side = t == ta.get() ? "a" : "b";
+               const std::string label = "rzbench-ab:" + std::to_string(index) + ":" + side + ":";
+               counted_region(label + "compress", [&] { t->compress_pass(); });
+               counted_region(label + "decompress", [&] { t->decompress_pass(); });
+               if (auto e = t->check(); e && !error)
+                  error = "side " + side + ": " + *e;
+            }
+            if (error) {
+               r["error"] = *error;
+               r["roundtrip"] = {{"a", false}, {"b", false}, {"b_reads_a", roundtrip["b_reads_a"]},
+                                 {"a_reads_b", roundtrip["a_reads_b"]}};
+            }
+            r["counted"] = true;
+            results.push_back(r);
+            ++done;
             if (progress)
                progress(done, total);
             continue;

@@ -113,8 +113,14 @@ int run_ab_command(const Options &opts)
    if (!opts.b_codecs.empty() && opts.b_codecs.size() != opts.run.settings.size())
       throw UsageError("ab: --b-codecs names " + std::to_string(opts.b_codecs.size()) + " codecs for " +
                        std::to_string(opts.run.settings.size()) + " settings (one per setting)");
+   if (opts.run.count && !counting_compiled())
+      throw UsageError("--count: this rzbench was built without valgrind's headers (install valgrind, rebuild)");
+   if (opts.run.count && !running_under_valgrind())
+      throw UsageError("--count must run under valgrind --tool=callgrind --instr-atstart=no "
+                       "(`basketbench arena --count` starts it so)");
    AbParams params = opts.ab;
    params.target_ms = opts.target_ms_given ? opts.run.engine.target_ms : AbParams{}.target_ms;
+   params.count = opts.run.count;
    // Layers first: a missing layer is reported before a corpus is read.
    const auto layer_a = Layer::from_spec(opts.layer_a); // LayerError -> exit 2
    const auto layer_b = Layer::from_spec(opts.layer_b);
@@ -131,6 +137,7 @@ int run_ab_command(const Options &opts)
       return json{{"layer", spec}, {"file", l.file()}, {"codecs", l.codec_info()}};
    };
    json doc = {{"schema", "rzbench-ab-v1"},
+               {"mode", params.count ? "count" : "time"},
                {"a", side_json(opts.layer_a, *layer_a)},
                {"b", side_json(opts.layer_b, *layer_b)},
                {"params",

@@ -22,7 +22,7 @@ const char *const kUsage =
    "                [--context-json JSON] [--progress] [--count]\n"
    "  rzbench ab --a host|LAYER.so --b host|LAYER.so [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]]\n"
    "                [--settings 101,201,404,505] [--b-codecs ALG:LEVEL,...] [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall]\n"
-   "                [--min-cpu-wall 0.02] [--max-involuntary 250] [--max-steal-ticks 2] [--json FILE] [--progress]\n"
+   "                [--min-cpu-wall 0.02] [--max-involuntary 250] [--max-steal-ticks 2] [--count] [--json FILE] [--progress]\n"
    "  rzbench headroom [--layer host|LAYER.so] [--corpus FILE.bbc]... [--synthetic NAME[,NAME...]] [--settings 101,106,...,509]\n"
    "                [--pairs 31] [--target-ms 40] [--seed 1] [--clock cpu|wall] [--min-cpu-wall 0.02]\n"
    "                [--max-involuntary 250] [--max-steal-ticks 2] [--count] [--json FILE] [--progress]\n"
@@ -283,7 +283,8 @@ const CommandSpec kCommands[] = {
     false},
    {"ab",
     {Opt::kLayerA, Opt::kLayerB, Opt::kCorpus, Opt::kSynthetic, Opt::kSettings, Opt::kBCodecs, Opt::kPairs, Opt::kTargetMs,
-     Opt::kSeed, Opt::kClock, Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal, Opt::kJson, Opt::kProgress},
+     Opt::kSeed, Opt::kClock, Opt::kMinCpuWall, Opt::kMaxInvoluntary, Opt::kMaxSteal, Opt::kCount, Opt::kJson,
+     Opt::kProgress},
     {101, 201, 404, 505},
     "-",
     false},

@@ -214,3 +214,25 @@ TEST(Ab, SideBRunsItsOwnCodecAndLevel)
    EXPECT_THROW(run_ab({d}, {505}, {"host", a.get()}, {"host", b.get()}, params, nullptr, {{5, 1}, {5, 2}}),
                 std::invalid_argument);
 }
+
+TEST(Ab, CountModeRunsOnePassPerSideInsteadOfPairs)
+{
+   // Outside valgrind the client requests are no-ops: the passes still run once per side and
+   // direction, the decoded bytes are checked, and no timed pair or summary is produced.
+   const Dataset d = make_synthetic("tsmall");
+   AbParams params;
+   params.pairs = 5; // ignored when counting
+   params.count = true;
+   const auto a = Layer::host(), b = Layer::host();
+   const nlohmann::json out =
+      run_ab({d}, {505, 101}, {"host", a.get()}, {"host", b.get()}, params, nullptr, {{5, 10}, {1, 1}});
+   ASSERT_EQ(out["results"].size(), 2u);
+   for (const auto &r : out["results"]) {
+      EXPECT_TRUE(r["error"].is_null());
+      EXPECT_TRUE(r["counted"].get<bool>());
+      EXPECT_TRUE(r["roundtrip"]["a"].get<bool>() && r["roundtrip"]["b"].get<bool>());
+      EXPECT_FALSE(r.contains("compress"));
+      EXPECT_GT(r["uncompressed_bytes"].get<uint64_t>(), 0u);
+   }
+   EXPECT_EQ(out["interference"]["repetitions"], 0);
+}

@@ -65,7 +65,7 @@ TEST(Options, EachSubcommandAcceptsExactlyItsOptions)
         "--quiet", "--progress", "--count", "--root-commit", "--context-json"}},
       {"ab",
        {"--a", "--b", "--corpus", "--synthetic", "--settings", "--b-codecs", "--pairs", "--target-ms", "--seed", "--clock",
-        "--min-cpu-wall", "--max-involuntary", "--max-steal-ticks", "--json", "--progress"}},
+        "--min-cpu-wall", "--max-involuntary", "--max-steal-ticks", "--count", "--json", "--progress"}},
       {"verify", {"--corpus", "--json"}},
       {"sizes", {"--corpus", "--synthetic", "--settings", "--preconditioners", "--json", "--progress"}},
       {"digest", {"--corpus", "--settings", "--preconditioners", "--json"}},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -41,6 +42,11 @@ def arena_command(
         0, min=0, help="A/B pairs per level and data shape (0: sizes only per shape)."),
     target_ms: float = typer.Option(DEFAULT_TARGET_MS, min=0.1,
                                     help="CPU time of one repetition, ms."),
+    count: bool = typer.Option(
+        False, "--count/--no-count",
+        help="Also count the instructions per MB of one compress and one decompress pass of "
+             "each candidate level and of ROOT's setting under valgrind's callgrind (needs "
+             "valgrind; ~50x slower than one pass, so minutes with every candidate)."),
 ) -> None:
     """What would switching ROOT's codec or level to a candidate do on this file: sizes,
     interleaved speed ratios, round trips and whether ROOT reads the result."""
@@ -52,7 +58,7 @@ def arena_command(
     try:
         doc = run_arena(root_file, candidates=candidates, rzbench=rzbench,
                         reference_layer=reference, pairs=pairs, shape_pairs=shape_pairs,
-                        target_ms=target_ms, say=say)
+                        target_ms=target_ms, say=say, count=count)
     except ArenaInputError as exc:
         raise fail(str(exc), 2) from exc
     except ArenaError as exc:
@@ -68,7 +74,7 @@ def arena_command(
             f"{r['compressed_bytes']:>10} B ({r['size_change_pct']:+.2f} %), "
             f"compress x{_f(cr)}, decompress x{_f(dr)}, roundtrip "
             f"{'ok' if r['roundtrip_ok'] else 'FAILED'}, ROOT reads it: "
-            f"{'yes' if r['root_readable'] else 'no'}", highlight=False)
+            f"{'yes' if r['root_readable'] else 'no'}{_instructions(r)}", highlight=False)
     start, end = doc["load"]["loadavg_start"], doc["load"]["loadavg_end"]
     console().print(f"load average {start[0]} -> {end[0]}", highlight=False)
     failed = [r for r in doc["results"] + doc["shapes"] if not r["roundtrip_ok"]]
@@ -76,6 +82,16 @@ def arena_command(
         details = "; ".join(f"{r['candidate']} {r['level']}: {r.get('error', 'round trip')}"
                             for r in failed[:5])
         raise fail(f"{len(failed)} result(s) failed: {details}", 1)
+
+
+def _instructions(r: dict[str, Any]) -> str:
+    """Counted instructions per MB, candidate / ROOT, when the run counted them."""
+    parts = []
+    for op in ("compress", "decompress"):
+        y, x = r[f"{op}_instructions"], r[f"reference_{op}_instructions"]
+        if y is not None and x is not None:
+            parts.append(f"{op} {y / 1e6:.1f}M/{x / 1e6:.1f}M instr/MB")
+    return (", " + ", ".join(parts)) if parts else ""
 
 
 def _f(ratio: dict[str, float | None] | None) -> str:

@@ -27,6 +27,9 @@ struct AbParams {
    AbClock clock = AbClock::kCpu;
    InterferenceLimits limits;
    double confidence = 0.95;
+   // Count instead of time (under valgrind --tool=callgrind --instr-atstart=no): one counted
+   // pass per side and direction, labelled "rzbench-ab:<result index>:<a|b>:<compress|decompress>".
+   bool count = false;
 };
 
 // ---- pure statistics (unit-tested) ------------------------------------------------------------

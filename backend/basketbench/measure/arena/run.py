@@ -5,7 +5,9 @@ and per data shape): the exact compressed bytes with ROOT's 9-byte framing again
 current setting of the same family, byte-exact round trips, whether ROOT's layer reads the
 candidate's output, and the compression / decompression speed as interleaved A/B ratios against
 ROOT's layer in one rzbench process (`rzbench ab --b-codecs`, docs/perf/ab.md), statistics
-recomputed and checked here as for `basketbench ab`.
+recomputed and checked here as for `basketbench ab`. With `count`, the instructions per MB
+of one compress and one decompress pass of each candidate and of ROOT's layer, counted under
+callgrind (`rzbench ab --count`, counting.py).
 """
 
 from __future__ import annotations
@@ -30,6 +32,14 @@ from basketbench.measure.arena.candidates import (
     Candidate,
     catalogue,
     reference_setting,
+)
+from basketbench.measure.arena.counting import (
+    CountingUnavailable,
+    Counts,
+    callgrind_command,
+    per_mb,
+    read_counts,
+    valgrind_binary,
 )
 from basketbench.measure.arena.shapes import file_corpora
 from basketbench.measure.arena.sources import SourceUnavailable, default_cache
@@ -142,6 +152,57 @@ def _rzbench_ab(rzbench: Path, a_layer: str, b_layer: str, corpora: Sequence[Pat
                          f"{done.stderr.strip()[-800:]}")
     raw: dict[str, Any] = json.loads(out.read_text())
     return raw
+
+
+def _count_candidate(rzbench: Path, valgrind: str, a_layer: str, b_layer: str, corpus: Path,
+                     settings: Sequence[int], b_codecs: Sequence[tuple[int, int]], tmp: Path,
+                     tag: str, launcher: Launcher | None = None) -> tuple[dict[str, Any], Counts]:
+    """`rzbench ab --count` under callgrind: the run's document and its counts per result."""
+    dumps = tmp / f"callgrind-{tag}"
+    dumps.mkdir()
+    out = tmp / f"{tag}-counted.json"
+    cmd = [*callgrind_command(valgrind, dumps), str(rzbench), "ab", "--a", a_layer,
+           "--b", b_layer, "--settings", ",".join(map(str, settings)),
+           "--b-codecs", ",".join(f"{a}:{lv}" for a, lv in b_codecs), "--count",
+           "--corpus", str(corpus), "--json", str(out)]
+    if launcher is not None:
+        cmd = launcher(cmd, [tmp])
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1) or not out.is_file():
+        lines = [ln for ln in done.stderr.strip().splitlines() if ln.startswith("rzbench:")]
+        raise ArenaError(f"rzbench ab --count under callgrind failed (exit {done.returncode}): "
+                         f"{(lines[0] if lines else done.stderr.strip()[-800:])}")
+    raw: dict[str, Any] = json.loads(out.read_text())
+    try:
+        return raw, read_counts(dumps)
+    except ValueError as exc:
+        raise ArenaError(f"callgrind's dumps: {exc}") from exc
+
+
+def _fill_counts(entries: Sequence[dict[str, Any]], raw: dict[str, Any], counts: Counts) -> None:
+    """The counted run's instructions per MB into the whole-file entries of one candidate (the
+    same settings in the same order as the timed run)."""
+    if len(entries) != len(raw["results"]):
+        raise ArenaError("the counted run has not the timed run's results")
+    for index, (entry, r) in enumerate(zip(entries, raw["results"], strict=True)):
+        if (int(r["setting"]) != entry["reference_setting"]
+                or int(r["b_codec"]["level"]) != entry["level"]):
+            raise ArenaError("the counted run measured other settings than the timed run")
+        if r["error"] is not None or not r.get("counted"):
+            continue  # a failed round trip is no number (the timed run says why)
+        size = int(r["uncompressed_bytes"])
+        for side, prefix in (("b", ""), ("a", "reference_")):
+            for op in ("compress", "decompress"):
+                instructions = counts.get((index, side, op))
+                if instructions is None:
+                    raise ArenaError(f"callgrind wrote no count for result {index} side {side} "
+                                     f"{op}")
+                entry[f"{prefix}{op}_instructions"] = per_mb(instructions, size)
+
+
+def valgrind_version(valgrind: str) -> str:
+    done = subprocess.run([valgrind, "--version"], capture_output=True, text=True, check=False)
+    return done.stdout.strip() or "valgrind"
 
 
 def _ratio(effect: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -257,10 +318,13 @@ def run_arena(
     say: Say = _quiet,
     launcher: Launcher | None = None,
     scratch: Path | None = None,
+    count: bool = False,
 ) -> dict[str, Any]:
     """The basketbench-arena-v1 document for `root_file` (docs/arena.md). With a `launcher`
     (a worker's sandbox: ROOT's layer is then a commit's build), every rzbench runs through
-    it, writing only into a temporary folder under `scratch`."""
+    it, writing only into a temporary folder under `scratch`. With `count`, the instruction
+    fields of the whole-file results are filled from one pass per side and direction under
+    callgrind (needs valgrind: ArenaInputError when it is missing)."""
     if not root_file.is_file():
         raise ArenaInputError(f"{root_file.name}: no such file")
     try:
@@ -273,6 +337,12 @@ def run_arena(
         raise ArenaInputError("target_ms must be > 0")
     if not rzbench.is_file():
         raise ArenaInputError(f"rzbench not found at {rzbench.name} (make harness-build)")
+    valgrind: str | None = None
+    if count:
+        try:
+            valgrind = valgrind_binary()
+        except CountingUnavailable as exc:
+            raise ArenaInputError(str(exc)) from exc
     chosen = parse_candidates(candidates, tuple(catalogue()))
     for name, levels in chosen:  # levels depend on the family only, not on the version
         _check_levels(catalogue()[name], levels or catalogue()[name].levels)
@@ -310,6 +380,7 @@ def run_arena(
             codecs = [(c.algorithm, lv) for lv in levels]
             say(f"measuring {c.name} at levels {','.join(map(str, levels))} against "
                 f"{side_a.label}: {pairs} pairs each")
+            first = len(results)  # this candidate's whole-file entries start here
             for corpus_list, n_pairs, sink, tag in (
                     ([corpora.whole], pairs, results, "whole"),
                     (list(corpora.shapes.values()), shape_pairs, shape_results, "shapes")):
@@ -322,6 +393,13 @@ def run_arena(
                     if tag == "shapes":
                         entry = {"shape": dataset, **entry}
                     sink.append(entry)
+            if valgrind is not None:
+                say(f"counting the instructions of {c.name} and of {side_a.label} under "
+                    "callgrind: one pass per level and direction")
+                counted, counts = _count_candidate(
+                    rzbench, valgrind, side_a.layer, str(built.layer), corpora.whole, settings,
+                    codecs, tmp, f"{len(described)}-{c.name}", launcher)
+                _fill_counts(results[first:], counted, counts)
             readable = [e["root_readable"] for e in results if e["candidate"] == c.name]
             described[-1]["root_readable"] = bool(readable) and all(readable)
     load_end = _loadavg()
@@ -339,7 +417,11 @@ def run_arena(
                             "candidate's, per interleaved pair; median of the undisturbed "
                             "pairs and its distribution-free 95 % interval)",
                    "root_readable": "ROOT's reference layer decoded every buffer the candidate "
-                                    "wrote, byte-exactly"},
+                                    "wrote, byte-exactly",
+                   "instructions": (f"instructions (callgrind Ir, {valgrind_version(valgrind)}) "
+                                    "of one pass over the whole file's buffers per MB "
+                                    "(10^6 bytes) of uncompressed input"
+                                    if valgrind is not None else None)},
         "buffers": corpora.buffers,
         "embedded_buffers": corpora.embedded_buffers,
         "uncompressed_bytes": corpora.uncompressed_bytes,
