@@ -201,7 +201,8 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
                 f"disturbed {ab['disturbed_fraction']}; " + "; ".join(parts))
 
     print(f"\n(loadavg at the end: {os.getloadavg()})\n" + line("unchanged", unchanged) + "\n"
-          + line(f"planted {PLANTED_PERCENT} %", planted) + "\n" + line("asked for (base vs planted)", compared)
+          + line(f"planted {PLANTED_PERCENT} %", planted) + "\n"
+          + line("asked for (base vs planted)", compared)
           + "\ntimings: "
           + "; ".join(f"{sha[:8]} {runs[sha]['timings']}" for sha in runs))
 

@@ -84,8 +84,9 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
     """Two new documents on machine 1 of the seeded 1 000-commit history (bench.seed wrote
     it without packed points: the first pass writes its window's, the second is counted),
     ingested and screened in a transaction rolled back afterwards, in a seeded database of
-    its own (the read guards' plans must not see its dead rows). The seeded results are given the documents' codec set
-    first, so the new points continue the seeded series (a full window of 121 commits)."""
+    its own (the read guards' plans must not see its dead rows). The seeded results are
+    given the documents' codec set first, so the new points continue the seeded series (a
+    full window of 121 commits)."""
     import hashlib
 
     from basketbench.results import ingest as ingest_service
