@@ -168,7 +168,8 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
     assert not [e for e in unchanged["effects"] if found(e)], unchanged["effects"]
     # The planted commit: every compression effect found, about -5 %; decompression untouched.
     compress = [e for e in planted["effects"] if e["metric"] == "compress_mbps"]
-    assert compress and all(found(e) and e["ratio"] < 1 for e in compress), compress
+    assert compress and all(found(e) and e["ratio"] < 1 for e in compress), [
+        (e["setting"], e["ratio"], e["ci_low"], e["ci_high"], e["pairs"]) for e in compress]
     assert all(0.88 < e["ratio"] < 0.99 for e in compress), compress
     decompress = [e for e in planted["effects"] if e["metric"] == "decompress_mbps"]
     assert not [e for e in decompress if found(e)], decompress
