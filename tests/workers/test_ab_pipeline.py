@@ -3,9 +3,11 @@
 
 History: base; a commit that changes no code (README); a commit whose compression entry point
 carries a planted slowdown, active with the test build option
-BASKETBENCH_TEST_PLANTED_WORK_PERCENT=5 (each compression spends 5 % of its own time again;
-5 rather than the 2 % resolved by hand in docs/perf/ab.md, so that the verdict holds at the
-loads a shared CI machine sees, where 41 pairs' intervals widen).
+BASKETBENCH_TEST_PLANTED_WORK_PERCENT=20 (every fifth compression call is made twice). The test
+is about the pipeline, not about sensitivity (docs/perf/ab.md resolves a 2 % plant by hand): on
+this shared machine single pairs scatter by +-25 % beside another test, so a 41-pair interval
+spans several percent, and a 5 % plant (which ZLIB-1 shows as about 2 %: the repeated calls are
+whichever baskets the call counter lands on) was missed in CI.
 Each commit is pushed after the previous one finished, so each finds its parent's build in the
 worker's cache. The A/B stage must find the slowdown at its commit (compression interval below
 1 by a practical margin) and nothing at the unchanged commit; the first commit has no
@@ -42,11 +44,12 @@ from .test_integration import get
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-PLANTED_PERCENT = 5
-# "Found": the interval excludes 1 and the effect is at least this large (1 %, a fifth of the
-# planted step): an interval of a build against an identical copy of itself may miss 1 by a
-# hair one time in twenty, an effect of 1 % it cannot show.
-PRACTICAL = 0.01
+PLANTED_PERCENT = 20
+# "Found": the interval clears 1 by half this margin and the effect is at least this large
+# (5 %, a quarter of the planted step): an interval of a build against an identical copy of
+# itself misses 1 one time in twenty, and with four effects per A/B a 1 % margin made that a
+# false find in one run of ten at these loads; an effect of 5 % it cannot show.
+PRACTICAL = 0.05
 
 SUITE = """
 name = "ab-pipeline-test"
@@ -77,7 +80,7 @@ target_ms = 5
 
 @pytest.fixture(scope="module")
 def layout_repo(tmp_path_factory: pytest.TempPathFactory) -> LayoutRepo:
-    """base -> docs (no code change) -> planted (5 % more compression work, test option)."""
+    """base -> docs (no code change) -> planted (20 % more compression calls, test option)."""
     repo = init_repo(tmp_path_factory.mktemp("ab-history") / "root")
     files = rootcompat_layout_files()
     messages = {}
@@ -166,11 +169,12 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
     # of the same layer, nothing is found in either direction.
     assert "build cache hit" in log_of(layout_repo.docs)
     assert not [e for e in unchanged["effects"] if found(e)], unchanged["effects"]
-    # The planted commit: every compression effect found, about -5 %; decompression untouched.
+    # The planted commit: every compression effect found, ratio 1/1.2 if every call cost
+    # the same (the repeated calls fall on baskets of any size); decompression untouched.
     compress = [e for e in planted["effects"] if e["metric"] == "compress_mbps"]
     assert compress and all(found(e) and e["ratio"] < 1 for e in compress), [
         (e["setting"], e["ratio"], e["ci_low"], e["ci_high"], e["pairs"]) for e in compress]
-    assert all(0.88 < e["ratio"] < 0.99 for e in compress), compress
+    assert all(0.7 < e["ratio"] < 0.95 for e in compress), compress
     decompress = [e for e in planted["effects"] if e["metric"] == "decompress_mbps"]
     assert not [e for e in decompress if found(e)], decompress
 
@@ -187,7 +191,7 @@ def test_per_commit_ab_finds_the_planted_slowdown_at_its_commit_only(
     [compared] = get(api, "/ab-runs", commit=layout_repo.slow, origin="compare")["items"]
     assert compared["reference_kind"] == "commit" and compared["run_id"] == asked_id
     assert compared["reference_commit"] == layout_repo.base
-    # (its suite has four settings at 31 pairs: LZMA-7's wider interval may not resolve 5 %
+    # (its suite has four settings at 31 pairs: LZMA-7's wider interval may not resolve it
     # on a loaded machine; every compression ratio is below 1, ZLIB-1 and LZ4-4 are found)
     by_setting = {e["setting"]: e for e in compared["effects"] if e["metric"] == "compress_mbps"}
     assert all(e["ratio"] < 1 for e in by_setting.values()), by_setting

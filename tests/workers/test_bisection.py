@@ -124,8 +124,11 @@ def test_bisection_finds_the_planted_commit(
     by_trigger: dict[str, list[dict[str, Any]]] = {}
     for r in runs:
         by_trigger.setdefault(r["trigger"].split(":")[0], []).append(r)
-    assert len(by_trigger["confirm"]) == 2  # parent and suspect, once each
-    assert {r["commit"] for r in by_trigger["confirm"]} == {shas[4], shas[9]}
+    # The detected change's parent and suspect were rerun. A loaded machine may raise other
+    # candidates from noise too, each with reruns of its own (and rejected by them): so at
+    # least these two, not exactly two.
+    confirmed_at = {r["commit"] for r in by_trigger["confirm"]}
+    assert {shas[4], shas[9]} <= confirmed_at, progress()
     assert {r["commit"] for r in by_trigger["bisect"]} == {s["sha"] for s in bis["steps"]}
     assert all(r["status"] == "succeeded" and r["tag"] == tag for r in runs), progress()
     # The unmeasured commits were stored in git order between good and bad.

@@ -468,6 +468,14 @@ def _stages(
         noise.summarize(load_start, load_end), log_path, deadline, launcher)
     partial.replace(document)
 
+    # The A/B goes up before the results: detection screens a commit's speeds when its
+    # results land, and takes the A/B's effects first for the series it covers only if the
+    # A/B is there by then (an A/B landing later finds those series already screened on the
+    # history, on a machine quiet enough for that). The A/B never fails the run.
+    if suite.ab is not None:
+        reporter.stage("ab")
+        pipeline_ab(ab_context, dict(zip((c.name for c in suite.corpora), corpora, strict=True)),
+                    document, beat)
     # upload: one document, at the end, so a killed run never leaves half a result set
     beat.beat()  # one fresh look: a run requeued meanwhile belongs to its new attempt
     beat.check()
@@ -476,10 +484,6 @@ def _stages(
     with log_path.open("a") as fh:
         fh.write(f"uploaded: {json.dumps(answer)}\n")
     upload_branch_sizes(api, build.rzbench, suite, corpora, sha, document, log_path, launcher)
-    if suite.ab is not None:
-        reporter.stage("ab")
-        pipeline_ab(ab_context, dict(zip((c.name for c in suite.corpora), corpora, strict=True)),
-                    document, beat)
     if suite.arena is not None:
         reporter.stage("arena")
         pipeline_arena(ab_context, suite.arena, beat)
