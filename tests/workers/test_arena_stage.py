@@ -101,7 +101,7 @@ def test_the_stage_measures_a_real_file_into_a_document_the_api_takes(tmp_path: 
     assert row.compress_ratio is not None and row.compress_ratio.pairs + \
         row.compress_ratio.disturbed_pairs == 3
     assert [m.native_level for m in upload.document.level_mapping.zstd] == [10]
-    assert "arena: uproot-HZZ.root measured in" in log.read_text()
+    assert "arena: uproot-HZZ.root: measured in" in log.read_text()
 
 
 @pytest.mark.slow

@@ -15,18 +15,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from basketbench_workers.agent.api_client import ApiError
 from basketbench_workers.pipeline.ab_run import AbContext, Heartbeat, repository_of
-from basketbench_workers.pipeline.abstage import say_to
+from basketbench_workers.pipeline.abstage import AbSkipped, run_child, say_to
 from basketbench_workers.pipeline.suites import ArenaSpec
-from basketbench_workers.procs import _die_with_parent
 
 
 class ArenaSkipped(Exception):
@@ -78,28 +74,11 @@ def measure(file: Path, reference: str, spec: ArenaSpec, rzbench: Path, scratch:
     say(f"arena: {file.name} against ROOT's layer {reference}, candidates "
         f"{','.join(spec.candidates) if spec.candidates else 'all'}, {spec.pairs} pairs, "
         f"limit {seconds:.0f} s")
-    started = time.monotonic()
-
-    def child_setup() -> None:  # pragma: no cover - runs in the child
-        _die_with_parent()
-        os.setpgrp()  # its own group: killed with its rzbench and compilers at the limit
-
-    with log_path.open("a") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "basketbench_workers.pipeline.arenachild", str(request)],
-            stdout=fh, stderr=subprocess.STDOUT, preexec_fn=child_setup)
-        try:
-            rc = proc.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            raise ArenaSkipped(f"the arena took longer than its limit of {seconds:.0f} s: "
-                               "stopped, nothing uploaded") from None
-    if rc != 0 or not out.is_file():
-        raise ArenaSkipped(f"the arena measurement failed (exit code {rc}); see the lines "
-                           "above")
-    say(f"arena: {file.name} measured in {time.monotonic() - started:.1f} s")
-    return dict(json.loads(out.read_text()))
+    try:
+        return run_child("basketbench_workers.pipeline.arenachild", request, out, seconds,
+                         log_path, f"arena: {file.name}", "the arena")
+    except AbSkipped as exc:
+        raise ArenaSkipped(str(exc)) from None
 
 
 def summary(doc: dict[str, Any]) -> list[str]:
