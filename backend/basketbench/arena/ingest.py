@@ -20,12 +20,21 @@ from sqlalchemy.orm import Session
 from basketbench.arena.schemas import ArenaStored, ArenaUpload
 from basketbench.catalog.commits import ensure_commit
 from basketbench.catalog.lookup import get_repository
+from basketbench.core import ownership
 from basketbench.core.config import Settings
 from basketbench.core.errors import Invalid
 from basketbench.measure.document.arena import ArenaResult as ResultIn
 from basketbench.measure.document.arena import LevelMappingEntry as MappingIn
 from basketbench.measure.document.arena import SpeedRatio
-from basketbench.models import ArenaResult, ArenaRun, Commit, Machine, Repository, Run
+from basketbench.models import (
+    ApiToken,
+    ArenaResult,
+    ArenaRun,
+    Commit,
+    Machine,
+    Repository,
+    Run,
+)
 
 # "bb" + 4 (commits.py holds "bb" + 1, detection "bb" + 2, A/B "bb" + 3).
 ARENA_INGEST_LOCK = 0x62620004
@@ -49,13 +58,17 @@ def document_hash(document: Any) -> str:
     return hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def ingest(session: Session, settings: Settings, body: Any) -> ArenaStored:
+def ingest(session: Session, settings: Settings, body: Any,
+           uploader: ApiToken | None = None) -> ArenaStored:
+    """Store an upload; ``uploader`` (an HTTP upload's token) must serve the machine's tag."""
     upload = parse_upload(body)
     digest = document_hash(body["document"])
     machine = session.get(Machine, upload.machine_id)
     if machine is None:
         raise Invalid(f"unknown machine {upload.machine_id}",
                       [f"machine_id: no machine {upload.machine_id}"])
+    if uploader is not None:
+        ownership.check_tag(uploader, machine.tag)
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:k, :m)"),
                         {"k": ARENA_INGEST_LOCK, "m": machine.id})

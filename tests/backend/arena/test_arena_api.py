@@ -207,6 +207,25 @@ def test_upload_needs_a_machine_token_and_a_bounded_body(client, auth, world):
     assert answer.status_code == 413, answer.text
 
 
+def test_a_token_limited_to_other_tags_may_not_upload(client, auth, session, world):
+    """A machine token limited to some hardware tags uploads for those machines only (as for
+    results and A/B runs): 403 with the reason, nothing stored."""
+    from basketbench.core.tokens import create_token
+    from basketbench.models import Machine
+
+    machine_id, shas = world
+    tag = session.get(Machine, machine_id).tag
+    _, other = create_token(session, "other-tags", "machine", tags=[tag + "-elsewhere"])
+    _, own = create_token(session, "own-tag", "machine", tags=[tag])
+    body = {"machine_id": machine_id, "commit": shas[1], "document": arena_document()}
+    refused = post(client, {"Authorization": f"Bearer {other}"}, body)
+    assert refused.status_code == 403, refused.text
+    assert tag in refused.text and "Traceback" not in refused.text
+    assert counts(session) == (0, 0)
+    assert post(client, {"Authorization": f"Bearer {own}"}, body).status_code == 201
+    assert counts(session) == (1, 38)
+
+
 def test_the_worker_stage_envelope_is_accepted(client, auth, world):
     """What the worker's arena stage uploads (pipeline/arenastage.upload_body) is what the
     API stores: the commit measured, in the repository named."""
