@@ -7,12 +7,11 @@ release, missing layer, empty corpus, bad settings), with the reason on stderr.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
-from basketbench.cli.options import UsageError, fail, int_list
+from basketbench.cli.options import UsageError, fail, fail_on_roundtrips, int_list, write_json
 from basketbench.measure.ab import (
     DEFAULT_PAIRS,
     DEFAULT_SETTINGS,
@@ -57,20 +56,14 @@ def ab_command(
     except ABError as exc:
         raise fail(str(exc), 1) from exc
     if json_out:
-        tmp = json_out.with_name(json_out.name + ".tmp")
-        tmp.write_text(json.dumps(doc, indent=2) + "\n")
-        tmp.replace(json_out)
+        write_json(json_out, doc)
     console().print(ab_table(doc))
     start, end = doc["load"]["loadavg_start"], doc["load"]["loadavg_end"]
     console().print(f"load average {_fmt(start[0])} -> {_fmt(end[0])}; disturbed pairs "
                     f"{doc['disturbed_fraction']:.1%}", highlight=False)
     if json_out:
         console().print(f"A/B document: {json_out}", highlight=False)
-    failed = [r for r in doc["results"] if not r["roundtrip_ok"]]
-    if failed:
-        details = "; ".join(f"{r['dataset']} {r['setting']}: {r.get('error', 'round trip')}"
-                            for r in failed[:5])
-        raise fail(f"{len(failed)} result(s) failed: {details}", 1)
+    fail_on_roundtrips(doc["results"], lambda r: f"{r['dataset']} {r['setting']}")
 
 
 def _fmt(value: float | None) -> str:

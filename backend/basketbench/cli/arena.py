@@ -7,13 +7,12 @@ not a ROOT file, unknown candidate or level), with a one-line reason on stderr.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from basketbench.cli.options import fail
+from basketbench.cli.options import fail, fail_on_roundtrips, write_json
 from basketbench.measure.arena import (
     CANDIDATE_NAMES,
     DEFAULT_PAIRS,
@@ -64,9 +63,7 @@ def arena_command(
     except ArenaError as exc:
         raise fail(str(exc), 1) from exc
     if json_out:
-        tmp = json_out.with_name(json_out.name + ".tmp")
-        tmp.write_text(json.dumps(doc, indent=2) + "\n")
-        tmp.replace(json_out)
+        write_json(json_out, doc)
     for r in doc["results"]:
         cr, dr = r["compress_ratio"], r["decompress_ratio"]
         console().print(
@@ -77,11 +74,8 @@ def arena_command(
             f"{'yes' if r['root_readable'] else 'no'}{_instructions(r)}", highlight=False)
     start, end = doc["load"]["loadavg_start"], doc["load"]["loadavg_end"]
     console().print(f"load average {start[0]} -> {end[0]}", highlight=False)
-    failed = [r for r in doc["results"] + doc["shapes"] if not r["roundtrip_ok"]]
-    if failed:
-        details = "; ".join(f"{r['candidate']} {r['level']}: {r.get('error', 'round trip')}"
-                            for r in failed[:5])
-        raise fail(f"{len(failed)} result(s) failed: {details}", 1)
+    fail_on_roundtrips(doc["results"] + doc["shapes"],
+                       lambda r: f"{r['candidate']} {r['level']}")
 
 
 def _instructions(r: dict[str, Any]) -> str:

@@ -7,12 +7,11 @@ not a ROOT file or corpus, unknown synthetic dataset, bad settings), with the re
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
-from basketbench.cli.options import UsageError, fail, int_list
+from basketbench.cli.options import UsageError, fail, fail_on_roundtrips, int_list, write_json
 from basketbench.measure.headroom import (
     DEFAULT_PAIRS,
     DEFAULT_SETTINGS,
@@ -63,9 +62,7 @@ def headroom_command(
     except HeadroomError as exc:
         raise fail(str(exc), 1) from exc
     if json_out:
-        tmp = json_out.with_name(json_out.name + ".tmp")
-        tmp.write_text(json.dumps(doc, indent=2) + "\n")
-        tmp.replace(json_out)
+        write_json(json_out, doc)
     if markdown_out:
         markdown_out.write_text(headroom_markdown(doc))
     console().print(headroom_table(doc))
@@ -75,8 +72,4 @@ def headroom_command(
                     f"{doc['disturbed_fraction']:.1%}", highlight=False)
     if json_out:
         console().print(f"headroom document: {json_out}", highlight=False)
-    failed = [r for r in doc["results"] if not r["roundtrip_ok"]]
-    if failed:
-        details = "; ".join(f"{r['dataset']} {r['setting']}: {r['error'] or 'round trip'}"
-                            for r in failed[:5])
-        raise fail(f"{len(failed)} result(s) failed: {details}", 1)
+    fail_on_roundtrips(doc["results"], lambda r: f"{r['dataset']} {r['setting']}")

@@ -6,6 +6,11 @@ its options as typer parameters (typer.BadParameter, exit 2 with the option name
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
 import typer
 
 from basketbench.measure.advise.settings import is_advise_setting
@@ -81,3 +86,19 @@ def preconditioner_list(text: str, option: str) -> list[str]:
             f"{text!r}: choose from {', '.join(PRECONDITIONERS)}", param_hint=option
         )
     return values
+
+
+def write_json(path: Path, doc: dict[str, Any]) -> None:
+    """A document written whole (a temporary file renamed): a reader never sees half."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def fail_on_roundtrips(results: Iterable[dict[str, Any]],
+                       name: Callable[[dict[str, Any]], str]) -> None:
+    """Exit 1 naming (up to five of) the results whose round trip failed, after the table."""
+    failed = [r for r in results if not r["roundtrip_ok"]]
+    if failed:
+        details = "; ".join(f"{name(r)}: {r.get('error') or 'round trip'}" for r in failed[:5])
+        raise fail(f"{len(failed)} result(s) failed: {details}", 1)

@@ -7,7 +7,6 @@ usage (message on stderr); 128+N when rzbench was killed by signal N.
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -21,6 +20,7 @@ from basketbench.cli.options import (
     fail,
     int_list,
     setting_list,
+    write_json,
 )
 from basketbench.cli.progress import stage_progress
 from basketbench.measure.document.contract import DocumentError, load_document, validate_document
@@ -52,9 +52,7 @@ def _rewrite(path: Path, doc: dict[str, Any]) -> None:
     errors = validate_document(doc)
     if errors:
         raise fail("the completed result document is invalid: " + "; ".join(errors[:5]), 1)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=2) + "\n")
-    tmp.replace(path)
+    write_json(path, doc)
 
 
 def run(
