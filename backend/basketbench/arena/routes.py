@@ -31,9 +31,9 @@ async def upload_arena_run(request: Request, response: Response, session: Sessio
     """Store one codec arena measurement: `{machine_id, commit?, repository?, run_id?,
     document}`, the document being `basketbench-arena-v1` (`basketbench arena FILE.root
     --json`). `commit`: the commit whose build was ROOT's reference layer (none: the host's
-    layer). 422 with every reason when anything is off (nothing stored); 403 when the token
-    is limited to other hardware tags than the machine's; the same document again from the
-    same machine answers 200 with the stored run."""
+    layer). 422 with every reason when anything is off (nothing stored); the same document
+    again from the same machine answers 200 with the stored run."""
+    # A token limited to other hardware tags than the machine's: 403 (docs/API.md, scopes).
     body = guards.loads(await request.body())
     out = await run_in_threadpool(ingest.ingest, session, settings, body, token)
     if out.duplicate:
