@@ -30,7 +30,6 @@ from basketbench.models import (
     Commit,
     Configuration,
     Dataset,
-    Machine,
     Repository,
     Run,
 )
@@ -62,12 +61,7 @@ def ingest(session: Session, settings: Settings, body: Any,
     """Store an upload; ``uploader`` (an HTTP upload's token) must serve the machine's tag."""
     upload = parse_upload(body)
     digest = upload_hash(body)
-    machine = session.get(Machine, upload.machine_id)
-    if machine is None:
-        raise Invalid(f"unknown machine {upload.machine_id}",
-                      [f"machine_id: no machine {upload.machine_id}"])
-    if uploader is not None:
-        ownership.check_tag(uploader, machine.tag)
+    machine = ownership.upload_machine(session, upload.machine_id, uploader)
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:k, :m)"),
                         {"k": AB_INGEST_LOCK, "m": machine.id})

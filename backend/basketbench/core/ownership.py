@@ -4,8 +4,10 @@ update any run; no token but the claimer may store a run's advice."""
 
 from __future__ import annotations
 
-from basketbench.core.errors import Conflict, Forbidden
-from basketbench.models import ApiToken, Run
+from sqlalchemy.orm import Session
+
+from basketbench.core.errors import Conflict, Forbidden, Invalid
+from basketbench.models import ApiToken, Machine, Run
 
 
 def check_tag(token: ApiToken, tag: str) -> None:
@@ -13,6 +15,17 @@ def check_tag(token: ApiToken, tag: str) -> None:
     if token.scope == "machine" and token.tags and tag not in token.tags:
         raise Forbidden(f"token {token.name!r} serves tags {', '.join(token.tags)}, "
                         f"not {tag!r}")
+
+
+def upload_machine(session: Session, machine_id: int, uploader: ApiToken | None) -> Machine:
+    """The machine an upload names (422 when there is none), which ``uploader`` (an HTTP
+    upload's token; None for a trusted caller) must serve by its tags (403)."""
+    machine = session.get(Machine, machine_id)
+    if machine is None:
+        raise Invalid(f"unknown machine {machine_id}", [f"machine_id: no machine {machine_id}"])
+    if uploader is not None:
+        check_tag(uploader, machine.tag)
+    return machine
 
 
 def check_updater(token: ApiToken, run: Run) -> None:
