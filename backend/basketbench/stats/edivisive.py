@@ -96,6 +96,29 @@ def best_split(x: Array, min_size: int = 5, permutations: int = 199,
     return Split(tau, stat, (1 + exceed) / (done + 1))
 
 
+def best_splits(rows: list[Array], min_size: int = 5, chunk: int = 256) -> list[Split | None]:
+    """``best_split(x, min_size, permutations=0)`` of each row, rows of one length computed
+    together (a screen asks this of ~1 700 series per commit: one call each cost ~0.1 ms
+    of numpy overhead, the batch a fraction of it). ``chunk`` rows at a time bound the
+    P x n x n distances in memory (256 x 60 x 60 floats: 7 MB)."""
+    out: list[Split | None] = [None] * len(rows)
+    by_length: dict[int, list[int]] = {}
+    for i, x in enumerate(rows):
+        if x.size >= 2 * min_size:
+            by_length.setdefault(x.size, []).append(i)
+    for idx in by_length.values():
+        for start in range(0, len(idx), chunk):
+            part = idx[start:start + chunk]
+            q = _split_stats(np.stack([np.asarray(rows[i], dtype=float) for i in part]),
+                             min_size)
+            taus = np.argmax(q, axis=1)
+            stats = q[np.arange(len(part)), taus]
+            for i, tau, stat in zip(part, taus.tolist(), stats.tolist(), strict=True):
+                if np.isfinite(stat):
+                    out[i] = Split(tau, stat, float("nan"))
+    return out
+
+
 def permutations_for(alpha: float, resolution: float = 2.0, cap: int = 9999) -> int:
     """Permutations at which the p-value's floor is ``resolution`` times below ``alpha``
     (the smallest threshold the test must be able to pass), at most ``cap``."""

@@ -37,7 +37,13 @@ EDIVISIVE_MIN_SIZE = 5
 EDIVISIVE_MAX_POINTS = 60
 
 
-@dataclass
+def points_needed(rule: SpeedRule) -> int:
+    """How many of a segment's newest points ``screen`` can read: e-divisive's span, and
+    the reference window before the oldest change point it can find there."""
+    return EDIVISIVE_MAX_POINTS + rule.window
+
+
+@dataclass(slots=True)
 class SeriesPoint:
     """One commit of a series: each run's median, and the samples of its runs."""
 
@@ -105,13 +111,13 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
     # family (screen_q / m, m = every test of this commit): without it the test could
     # never pass (199 permutations: floor 0.005; ~85 tests: 0.0012 needed, issue 32).
     ediv: list[tuple[int, int, float, Array]] = []  # series, offset, delta, log medians
-    for i, s in enumerate(family if rule.edivisive != "off" else []):
-        pts = s.points[-EDIVISIVE_MAX_POINTS:]
+    tested = [(i, s.points[-EDIVISIVE_MAX_POINTS:]) for i, s in enumerate(
+        family if rule.edivisive != "off" else []) if len(s.points) >= 2 * EDIVISIVE_MIN_SIZE]
+    logs = [np.log([p.median for p in pts]) for _, pts in tested]
+    for (i, pts), x, split in zip(tested, logs, edivisive.best_splits(logs, EDIVISIVE_MIN_SIZE),
+                                  strict=True):
+        s = family[i]
         offset = len(s.points) - len(pts)
-        if len(pts) < 2 * EDIVISIVE_MIN_SIZE:
-            continue
-        x = np.log([p.median for p in pts])
-        split = edivisive.best_split(x, EDIVISIVE_MIN_SIZE, permutations=0)
         # The newest two points are the single and pair tests' business.
         if split is None or split.index >= len(pts) - 2:
             continue

@@ -33,6 +33,7 @@ DTYPE = np.dtype([("dataset", "<i4"), ("configuration", "<i4"), ("codec_set", "<
                   ("ratio", "<f8"), ("compressed_bytes", "<f8"), ("c_median", "<f8"),
                   ("d_median", "<f8"), ("c_count", "<f8"), ("d_count", "<f8")])
 _NAN = float("nan")
+_UNSEEN: Any = object()
 
 
 def pack(rows: Iterable[tuple[Any, ...]]) -> bytes:
@@ -97,18 +98,22 @@ def load_window(session: Session, machine_id: int, commits: list[tuple[int, int]
               for d, c, busy, _fmt, packed in docs]
     codec_series = series_keys(session, {None if s < 0 else s for _, _, a in arrays
                                          for s in np.unique(a["codec_set"]).tolist()})
-    datasets = {k[0] for k in keys}
-    configurations = {k[1] for k in keys}
+    # A window's documents repeat the same (dataset, configuration, codec set) triples:
+    # each is mapped to its series once (None: not one of ``keys``).
+    series_of: dict[tuple[int, int, int], tuple[SeriesKey, int | None] | None] = {}
     out: dict[SeriesKey, dict[int, CommitValues]] = defaultdict(dict)
     for cid, busy, arr in arrays:
         o = order[cid]
         for ds, conf, set_id, ratio, cbytes, cmed, dmed, cic, dic in arr.tolist():
-            if ds not in datasets or conf not in configurations:
+            triple = (ds, conf, set_id)
+            found = series_of.get(triple, _UNSEEN)
+            if found is _UNSEEN:
+                set_key = None if set_id < 0 else set_id
+                key = (ds, conf, codec_series[set_key])
+                found = series_of[triple] = (key, set_key) if key in keys else None
+            if found is None:
                 continue
-            set_key = None if set_id < 0 else set_id
-            key = (ds, conf, codec_series[set_key])
-            if key not in keys:
-                continue
+            key, set_key = found
             per = out[key]
             cv = per.get(cid)
             if cv is None:

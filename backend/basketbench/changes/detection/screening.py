@@ -25,7 +25,7 @@ from basketbench.models.base import utcnow
 from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
 from basketbench.stats import drift
 from basketbench.stats.counts import attribute_speed_change, count_changes
-from basketbench.stats.engine import SeriesInput, SeriesPoint, screen
+from basketbench.stats.engine import SeriesInput, SeriesPoint, points_needed, screen
 from basketbench.stats.speed import SpeedRule, level_test, within_se
 
 log = logging.getLogger(__name__)
@@ -125,6 +125,12 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
 
     # Speeds: one family over every series and speed metric of this commit.
     rule = rule_for(settings)
+    # The screen reads no further back than its e-divisive span and a reference window
+    # before it: older points of a segment (loaded for the drift rule's longer window)
+    # are left out of the family, and positions in the family are positions in ``meta``'s
+    # segments. Each point shares its runs and samples with the loaded values (the screen
+    # only reads them).
+    span = points_needed(rule)
     meta: list[tuple[int, int, str, list[history.CommitValues]]] = []
     series_of: list[tuple[int, int, str, str]] = []  # dataset, configuration, codec series, metric
     for (ds, conf, cs), values in series.items():
@@ -139,12 +145,12 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
                    and (v.commit_id not in drop or v.commit_id == commit.id)]
             # the commit's own speeds are missing when its runs were busy: nothing to test
             if len(seg) >= 3 and seg[-1].commit_id == commit.id:
-                meta.append((ds, conf, metric, seg))
+                meta.append((ds, conf, metric, seg[-span:]))
                 series_of.append((ds, conf, cs, metric))
 
     def family_of() -> list[SeriesInput]:
-        return [SeriesInput(key, [SeriesPoint(v.commit_id, list(v.runs[key[3]]),
-                                              list(v.samples[key[3]])) for v in seg],
+        return [SeriesInput(key, [SeriesPoint(v.commit_id, v.runs[key[3]], v.samples[key[3]])
+                                  for v in seg],
                             history.min_effect(settings, names[key[:3]], key[3]), flagged(key))
                 for key, (_ds, _conf, _metric, seg) in zip(series_of, meta, strict=True)]
 
@@ -329,7 +335,7 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
             if not 2 <= len(seg) <= revert.MAX_POINTS_SINCE or seg[0].commit_id != last.commit_id \
                     or seg[-1].commit_id != commit_id:
                 continue
-            since = [float(np.median(v.runs[metric])) for v in seg[1:-1]]
+            since = [v.median(metric) for v in seg[1:-1]]
             cur, parent = seg[-1], seg[-2]
             min_effect = history.min_effect(settings, names[(ds, conf, cs)], metric)
             hit = revert.candidate(last, since, cur.runs[metric], min_effect, rule)
@@ -377,15 +383,18 @@ def _drifts(settings: Settings, machine_id: int, commit_id: int,
             key = (ds, conf, cs, metric)
             if key in screened or commit_id in flagged(key):
                 continue
-            start = segment_start(key)
-            seg = [v for v in values if v.order >= start and v.runs.get(metric)]
-            if len(seg) < drift.MIN_POINTS or seg[-1].commit_id != commit_id:
+            if not values[-1].runs.get(metric):  # the commit's own speeds are missing
                 continue
-            medians = [float(np.median(v.runs[metric])) for v in seg]
+            start = segment_start(key)
+            # the segment's medians in one pass; its points only when a drift is found
+            medians = [v.median(metric) for v in values if v.order >= start and v.runs.get(metric)]
+            if len(medians) < drift.MIN_POINTS:
+                continue
             found = drift.find_drift(medians, settings.detection_drift_min_pct,
                                      settings.detection_drift_window)
             if found is None:
                 continue
+            seg = [v for v in values if v.order >= start and v.runs.get(metric)]
             first = seg[found.start]
             out.append(Change(
                 commit_id=commit_id, parent_commit_id=first.commit_id, machine_id=machine_id,
