@@ -3,13 +3,17 @@ ingested document, and that they do not grow with the history: the pass of the 1
 document runs as many statements as that of the 7th, and a pass on top of the 1 000-commit
 seeded history of this folder (a full window: 121 commits) as many as on a 13-commit one.
 Documents of two datasets x 5 settings (bb_factories), no change planted: the screen's
-common path."""
+common path. On the long history the pass's Python work is counted too (numpy.median calls
+and screen points per speed series), so per-point work that grows with the window fails a
+test without a stopwatch."""
 
 from __future__ import annotations
 
 import pytest
 from basketbench.app import create_app
+from basketbench.changes.detection.common import rule_for
 from basketbench.changes.detection.service import after_ingest
+from basketbench.stats.engine import points_needed
 from bb_factories import make_settings
 from changes_support import ingest, make_doc
 from fastapi.testclient import TestClient
@@ -117,7 +121,7 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
                             "UPDATE results SET codec_set_id = (SELECT codec_set_id FROM "
                             "result_documents WHERE id = :d) WHERE machine_id = 1"),
                             {"d": stored.document_id})
-                    with StatementLog() as log:
+                    with StatementLog() as log, _PerPointWork() as work:
                         after_ingest(session, detect, stored.document_id)
                         session.commit()
                     logs.append(log)
@@ -130,3 +134,54 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
     assert any("c_samples" in st.sql for st in counted.statements), counted.listing()
     problem = count_problem("detection pass on a 1 000-commit history", EXPECTED_PASS, counted)
     assert problem is None, problem
+    # Python's share, counted rather than timed: per-point work must stay per series.
+    series = work.series
+    assert series > 0
+    assert work.medians <= MEDIANS_PER_SERIES * series, (
+        f"{work.medians} numpy.median calls for {series} speed series in one pass: a "
+        f"per-point median crept back in (the drift rule once took one per point of the "
+        f"121-commit window: ~8x the pass's CPU)")
+    assert work.points <= points_needed(rule_for(detect)) * series, (
+        f"{work.points} screen points built for {series} series: the family is no longer "
+        f"trimmed to what the screen reads")
+
+
+# numpy.median calls per speed series of a pass: the e-divisive effect and the count
+# medians of the newest points; the window's points never (history.CommitValues.median).
+MEDIANS_PER_SERIES = 4
+
+
+class _PerPointWork:
+    """Counts, while active, numpy.median calls, the screen's points (SeriesPoint) and the
+    speed series screened (SeriesInput)."""
+
+    def __enter__(self) -> _PerPointWork:
+        import numpy as np
+        from basketbench.stats import engine
+
+        self.medians = self.points = self.series = 0
+        self._saved = (np.median, engine.SeriesPoint.__init__, engine.SeriesInput.__init__)
+        real_median, real_point, real_input = self._saved
+
+        def median(*args, **kwargs):
+            self.medians += 1
+            return real_median(*args, **kwargs)
+
+        def point(obj, *args, **kwargs):
+            self.points += 1
+            real_point(obj, *args, **kwargs)
+
+        def series(obj, *args, **kwargs):
+            self.series += 1
+            real_input(obj, *args, **kwargs)
+
+        np.median = median
+        engine.SeriesPoint.__init__ = point
+        engine.SeriesInput.__init__ = series
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import numpy as np
+        from basketbench.stats import engine
+
+        np.median, engine.SeriesPoint.__init__, engine.SeriesInput.__init__ = self._saved
