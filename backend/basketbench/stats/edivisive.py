@@ -67,15 +67,10 @@ def best_split(x: Array, min_size: int = 5, permutations: int = 199,
     ``max_permutations`` (default: no more) while fewer than STOP_EXCEEDANCES
     permutations beat it, so the p-value can reach 1 / (max_permutations + 1)."""
     x = np.asarray(x, dtype=float)
-    if x.size < 2 * min_size:
-        return None
-    q = _split_stats(x[None, :], min_size)[0]
-    tau = int(np.argmax(q))
-    stat = float(q[tau])
-    if not np.isfinite(stat):
-        return None
-    if permutations <= 0:
-        return Split(tau, stat, float("nan"))
+    split = best_splits([x], min_size)[0]
+    if split is None or permutations <= 0:
+        return split
+    stat = split.statistic
     limit = max(permutations, max_permutations or 0)
     rng = np.random.default_rng(seed)
     # Sequential: a first batch decides when the split is plainly noise (p above
@@ -93,14 +88,14 @@ def best_split(x: Array, min_size: int = 5, permutations: int = 199,
         if done >= permutations and exceed >= STOP_EXCEEDANCES:
             break
         batch = done  # doubling: the total doubles at each step
-    return Split(tau, stat, (1 + exceed) / (done + 1))
+    return Split(split.index, stat, (1 + exceed) / (done + 1))
 
 
 def best_splits(rows: list[Array], min_size: int = 5, chunk: int = 256) -> list[Split | None]:
-    """``best_split(x, min_size, permutations=0)`` of each row, rows of one length computed
-    together (a screen asks this of ~1 700 series per commit: one call each cost ~0.1 ms
-    of numpy overhead, the batch a fraction of it). ``chunk`` rows at a time bound the
-    P x n x n distances in memory (256 x 60 x 60 floats: 7 MB)."""
+    """The split maximising Q of each row (p-value NaN; None where no split is allowed),
+    rows of one length computed together: a screen asks this of ~1 700 series per commit,
+    where one call each cost ~0.1 ms of numpy overhead. ``chunk`` rows at a time bound
+    the P x n x n distances in memory (256 x 60 x 60 floats: 7 MB)."""
     out: list[Split | None] = [None] * len(rows)
     by_length: dict[int, list[int]] = {}
     for i, x in enumerate(rows):

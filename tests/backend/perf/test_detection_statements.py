@@ -9,6 +9,11 @@ test without a stopwatch."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import pytest
 from basketbench.app import create_app
 from basketbench.changes.detection.common import rule_for
@@ -121,7 +126,7 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
                             "UPDATE results SET codec_set_id = (SELECT codec_set_id FROM "
                             "result_documents WHERE id = :d) WHERE machine_id = 1"),
                             {"d": stored.document_id})
-                    with StatementLog() as log, _PerPointWork() as work:
+                    with StatementLog() as log, _per_point_work() as work:
                         after_ingest(session, detect, stored.document_id)
                         session.commit()
                     logs.append(log)
@@ -135,14 +140,14 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
     problem = count_problem("detection pass on a 1 000-commit history", EXPECTED_PASS, counted)
     assert problem is None, problem
     # Python's share, counted rather than timed: per-point work must stay per series.
-    series = work.series
+    series = work["series"]
     assert series > 0
-    assert work.medians <= MEDIANS_PER_SERIES * series, (
-        f"{work.medians} numpy.median calls for {series} speed series in one pass: a "
+    assert work["medians"] <= MEDIANS_PER_SERIES * series, (
+        f"{work['medians']} numpy.median calls for {series} speed series in one pass: a "
         f"per-point median crept back in (the drift rule once took one per point of the "
         f"121-commit window: ~8x the pass's CPU)")
-    assert work.points <= points_needed(rule_for(detect)) * series, (
-        f"{work.points} screen points built for {series} series: the family is no longer "
+    assert work["points"] <= points_needed(rule_for(detect)) * series, (
+        f"{work['points']} screen points built for {series} series: the family is no longer "
         f"trimmed to what the screen reads")
 
 
@@ -151,37 +156,25 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
 MEDIANS_PER_SERIES = 4
 
 
-class _PerPointWork:
-    """Counts, while active, numpy.median calls, the screen's points (SeriesPoint) and the
-    speed series screened (SeriesInput)."""
+@contextmanager
+def _per_point_work() -> Iterator[Counter[str]]:
+    """Counts, while active, numpy.median calls ("medians"), the screen's points
+    ("points": SeriesPoint) and the speed series screened ("series": SeriesInput)."""
+    import numpy as np
+    from basketbench.stats import engine
 
-    def __enter__(self) -> _PerPointWork:
-        import numpy as np
-        from basketbench.stats import engine
+    work: Counter[str] = Counter()
 
-        self.medians = self.points = self.series = 0
-        self._saved = (np.median, engine.SeriesPoint.__init__, engine.SeriesInput.__init__)
-        real_median, real_point, real_input = self._saved
+    def counted(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            work[name] += 1
+            return real(*args, **kwargs)
+        return call
 
-        def median(*args, **kwargs):
-            self.medians += 1
-            return real_median(*args, **kwargs)
-
-        def point(obj, *args, **kwargs):
-            self.points += 1
-            real_point(obj, *args, **kwargs)
-
-        def series(obj, *args, **kwargs):
-            self.series += 1
-            real_input(obj, *args, **kwargs)
-
-        np.median = median
-        engine.SeriesPoint.__init__ = point
-        engine.SeriesInput.__init__ = series
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        import numpy as np
-        from basketbench.stats import engine
-
-        np.median, engine.SeriesPoint.__init__, engine.SeriesInput.__init__ = self._saved
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(np, "median", counted("medians", np.median))
+        patch.setattr(engine.SeriesPoint, "__init__",
+                      counted("points", engine.SeriesPoint.__init__))
+        patch.setattr(engine.SeriesInput, "__init__",
+                      counted("series", engine.SeriesInput.__init__))
+        yield work
