@@ -1043,6 +1043,10 @@ async function main() {
         const t = document.querySelector(`[data-plot="${id}"] .js-plotly-plot`)?.layout?.xaxis?.ticktext ?? [];
         return t.length > 0 && t.every((x) => /^[0-9a-f]{7}$/.test(x));
       }, plot, 15_000), 'and the ticks read short shas');
+      // The pickers' commits come from their own query: on a busy machine they may land
+      // after the plot, so wait for the release to be listed before reading the options.
+      await until(page, (v) => [...document.querySelectorAll('select[name="from"] option')]
+        .some((o) => (o.textContent ?? '').includes(`ROOT ${v} (release)`)), rel.versions[0], 15_000);
       const fromOptions = await page.locator('select[name="from"] option').allTextContents();
       check(fromOptions[0] === 'the oldest' && fromOptions.some((o) => o.includes(`ROOT ${rel.versions[0]} (release)`)), `From is a search picker listing named releases (${fromOptions.length} options)`);
       await page.selectOption('select[name="from"]', rel.commits[1]);
