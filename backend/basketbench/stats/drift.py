@@ -13,9 +13,11 @@ Pure numpy: the service and bench/detection_quality.py share it."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from basketbench.stats import edivisive
 from basketbench.stats.speed import MAD_TO_SIGMA
@@ -35,8 +37,37 @@ class Drift:
     last: float
 
 
-def find_drift(medians: list[float], min_pct: float, window: int = 120,
-               alpha: float = ALPHA, floor: float = 1e-4) -> Drift | None:
+def shifts(rows: Sequence[NDArray[np.float64]], window: int = 120) -> NDArray[np.float64]:
+    """find_drift's first cut for many series at once: the fitted line's shift over each
+    row's newest ``window`` medians (NaN where find_drift stops before it: fewer than
+    MIN_POINTS points, or a value that is not positive). Rows of one length are fitted as
+    one matrix; the sums come out in a different order than find_drift's, so use it as a
+    filter with a margin (``may_pass``) and leave the verdict to find_drift."""
+    out = np.full(len(rows), np.nan)
+    by_size: dict[int, list[int]] = {}
+    for i, row in enumerate(rows):
+        n = min(row.size, window)
+        if n >= MIN_POINTS:
+            by_size.setdefault(n, []).append(i)
+    for n, idx in by_size.items():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = np.log(np.stack([rows[i][-n:] for i in idx]))
+            t = np.arange(n, dtype=float)
+            tc = t - t.mean()
+            slope = (x - x.mean(axis=1, keepdims=True)) @ tc / np.dot(tc, tc)
+            out[idx] = np.expm1(slope * (n - 1))
+    return out
+
+
+def may_pass(shift: float, min_pct: float) -> bool:
+    """Whether find_drift could pass this shift (from ``shifts``) on to its tests: a
+    relative 1e-6 below the minimum still does (the batched sums may differ from
+    find_drift's in the last bits). False for NaN."""
+    return bool(abs(shift) * 100 >= min_pct * (1 - 1e-6))
+
+
+def find_drift(medians: Sequence[float] | NDArray[np.float64], min_pct: float,
+               window: int = 120, alpha: float = ALPHA, floor: float = 1e-4) -> Drift | None:
     """A drift over the newest ``window`` points of ``medians`` (oldest first), or None."""
     from scipy.stats import t as t_dist
 

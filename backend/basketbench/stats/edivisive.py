@@ -114,6 +114,37 @@ def best_splits(rows: list[Array], min_size: int = 5, chunk: int = 256) -> list[
     return out
 
 
+def split_shifts(rows: list[Array], splits: list[int]) -> list[np.float64]:
+    """median(x[split:]) - median(x[:split]) of each row, bit for bit what np.median of
+    each part gives (the same middle values; two of them averaged as (a + b) / 2), for
+    rows of one length at once: a screen asks this of ~1 700 series, where two np.median
+    calls each were a third of its CPU."""
+    out: list[np.float64] = [np.float64(0.0)] * len(rows)
+    by_length: dict[int, list[int]] = {}
+    for i, x in enumerate(rows):
+        by_length.setdefault(x.size, []).append(i)
+    for n, idx in by_length.items():
+        x = np.stack([rows[i] for i in idx])
+        at = np.asarray([splits[i] for i in idx])[:, None]
+        after = np.arange(n)[None, :] >= at
+        # each part sorted to the front of its row, the other part pushed behind it
+        before_sorted = np.sort(np.where(after, np.inf, x), axis=1)
+        after_sorted = np.sort(np.where(after, x, np.inf), axis=1)
+        shift = _middle(after_sorted, n - at[:, 0]) - _middle(before_sorted, at[:, 0])
+        for k, i in enumerate(idx):
+            out[i] = shift[k]
+    return out
+
+
+def _middle(sorted_rows: Array, sizes: NDArray[np.int64]) -> Array:
+    """The median of each row's first ``sizes`` values (sorted ascending)."""
+    rows = np.arange(sorted_rows.shape[0])
+    upper = sorted_rows[rows, sizes // 2]
+    lower = sorted_rows[rows, np.maximum(sizes - 1, 0) // 2]
+    middle: Array = np.where(sizes % 2 == 1, upper, (lower + upper) / 2)
+    return middle
+
+
 def permutations_for(alpha: float, resolution: float = 2.0, cap: int = 9999) -> int:
     """Permutations at which the p-value's floor is ``resolution`` times below ``alpha``
     (the smallest threshold the test must be able to pass), at most ``cap``."""

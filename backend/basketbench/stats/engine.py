@@ -66,9 +66,25 @@ class SeriesPoint:
 @dataclass
 class SeriesInput:
     key: object
-    points: list[SeriesPoint]  # the current segment, oldest first, newest commit last
+    # The current segment, oldest first, newest commit last. Any sequence: the service
+    # passes one that makes a point only when the screen reads it (changes/detection/
+    # cells.py), since most of a segment is read through ``medians`` alone.
+    points: Sequence[SeriesPoint]
     min_effect_pct: float = 2.0
     flagged: set[int] = field(default_factory=set)  # commits that already have a change
+    # Each point's median (SeriesPoint.median), when the caller has them as an array
+    # already; else taken from the points.
+    medians: Array | None = None
+
+    def __post_init__(self) -> None:
+        if self.medians is None:
+            self.medians = np.array([p.median for p in self.points], dtype=float)
+
+    @property
+    def levels(self) -> Array:
+        """``medians``, set by __post_init__ (typed without the None)."""
+        assert self.medians is not None
+        return self.medians
 
 
 @dataclass
@@ -84,7 +100,7 @@ class Candidate:
     family_size: int
 
 
-def _log_matrix(rows: Sequence[Sequence[float]], width: int) -> Array:
+def _log_matrix(rows: Sequence[Sequence[float] | Array], width: int) -> Array:
     out = np.full((len(rows), max(width, 1)), np.nan)
     for i, row in enumerate(rows):
         vals = np.log(np.asarray(row[-width:] if width else [], dtype=float))
@@ -94,15 +110,24 @@ def _log_matrix(rows: Sequence[Sequence[float]], width: int) -> Array:
 
 def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
     """Candidates for confirmation among a commit's series (one BH family)."""
+    return with_evidence(family, tested_candidates(family, rule), rule)
+
+
+def tested_candidates(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
+    """``screen``'s candidates before their Mann-Whitney tests and intervals: what the
+    tests find from the run medians and the newest point's samples alone. The caller can
+    load the samples the evidence needs (each candidate's commit and its parent) for these
+    few series only, then call ``with_evidence``."""
     tests: list[tuple[int, int, str, float, float]] = []  # series, position, test, delta, p
     w = rule.window
     for test, back in (("single", 1), ("pair", 2)):
         idx = [i for i, s in enumerate(family) if len(s.points) >= back + 2
-               and s.points[-back].commit not in s.flagged]
+               # (a point is made only where a commit of the series is flagged)
+               and not (s.flagged and s.points[-back].commit in s.flagged)]
         if not idx:
             continue
-        refs = [[p.median for p in family[i].points[:-back]] for i in idx]
-        news = [[r for p in family[i].points[-back:] for r in ([p.median] if back > 1 else p.runs)]
+        refs = [family[i].levels[:-back] for i in idx]
+        news = [family[i].levels[-back:] if back > 1 else family[i].points[-1].runs
                 for i in idx]
         se = within_se([family[i].points[-1].samples for i in idx])
         lt = level_test(_log_matrix(refs, w), _log_matrix(news, max(len(n) for n in news)), se,
@@ -115,28 +140,31 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
     # family (screen_q / m, m = every test of this commit): without it the test could
     # never pass (199 permutations: floor 0.005; ~85 tests: 0.0012 needed, issue 32).
     ediv: list[tuple[int, int, float, Array]] = []  # series, offset, delta, log medians
-    tested = [(i, s.points[-EDIVISIVE_MAX_POINTS:]) for i, s in enumerate(
-        family if rule.edivisive != "off" else []) if len(s.points) >= 2 * EDIVISIVE_MIN_SIZE]
-    logs = [np.log([p.median for p in pts]) for _, pts in tested]
-    for (i, pts), x, split in zip(tested, logs, edivisive.best_splits(logs, EDIVISIVE_MIN_SIZE),
-                                  strict=True):
+    tested = [i for i, s in enumerate(family if rule.edivisive != "off" else [])
+              if len(s.points) >= 2 * EDIVISIVE_MIN_SIZE]
+    logs = [np.log(family[i].levels[-EDIVISIVE_MAX_POINTS:]) for i in tested]
+    # The newest two points are the single and pair tests' business.
+    found = [(i, x, split) for i, x, split in zip(
+        tested, logs, edivisive.best_splits(logs, EDIVISIVE_MIN_SIZE), strict=True)
+        if split is not None and split.index < x.size - 2]
+    shifts = edivisive.split_shifts([x for _, x, _ in found],
+                                    [split.index for _, _, split in found])
+    for (i, x, split), shift in zip(found, shifts, strict=True):
         s = family[i]
-        offset = len(s.points) - len(pts)
-        # The newest two points are the single and pair tests' business.
-        if split is None or split.index >= len(pts) - 2:
-            continue
-        delta = float(np.expm1(np.median(x[split.index:]) - np.median(x[:split.index])))
+        offset = len(s.points) - x.size
+        delta = float(np.expm1(shift))
         if abs(delta) * 100 < s.min_effect_pct * rule.screen_effect_fraction \
-                or pts[split.index].commit in s.flagged:
+                or (s.flagged and s.points[offset + split.index].commit in s.flagged):
             continue
         ediv.append((i, offset, delta, x))
     needed = edivisive.permutations_for(rule.screen_q / max(len(tests) + len(ediv), 1)) \
         if rule.edivisive == "adaptive" else None
     for i, offset, delta, x in ediv:
-        split = edivisive.best_split(x, EDIVISIVE_MIN_SIZE, permutations=199, seed=i,
-                                     max_permutations=needed)
-        if split is not None and split.index < x.size - 2:
-            tests.append((i, offset + split.index, "edivisive", delta, split.p_value))
+        tested_split = edivisive.best_split(x, EDIVISIVE_MIN_SIZE, permutations=199, seed=i,
+                                            max_permutations=needed)
+        if tested_split is not None and tested_split.index < x.size - 2:
+            tests.append((i, offset + tested_split.index, "edivisive", delta,
+                          tested_split.p_value))
     qs = bh_adjust([t[4] for t in tests])
     best: dict[int, Candidate] = {}
     for (i, pos, test, delta, p), q in zip(tests, qs, strict=True):
@@ -147,15 +175,24 @@ def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
         if i in best and best[i].p_value <= p:
             continue
         best[i] = Candidate(i, pos, test, delta, p, q, None, (np.nan, np.nan), len(tests))
-    out = sorted(best.values(), key=lambda c: c.series)
+    return sorted(best.values(), key=lambda c: c.series)
+
+
+def with_evidence(family: list[SeriesInput], candidates: list[Candidate], rule: SpeedRule
+                  ) -> list[Candidate]:
+    """The candidates with their Mann-Whitney p-values and bootstrap intervals (from the
+    samples of their commits and parents), a single-commit step whose parent's samples
+    do not differ left out."""
+    out = candidates
+    w = rule.window
     if out:
         parents = [family[c.series].points[c.position - 1].samples for c in out]
         suspects = [family[c.series].points[c.position].samples for c in out]
         for c, mw in zip(out, mann_whitney(parents, suspects), strict=True):
             c.mw_p = mw
-            pts = family[c.series].points
-            ref = np.array([p.median for p in pts[max(0, c.position - w):c.position]])
-            c.ci = bootstrap_shift_ci(ref, np.asarray(pts[c.position].samples, dtype=float),
+            s = family[c.series]
+            ref = np.array(s.levels[max(0, c.position - w):c.position])
+            c.ci = bootstrap_shift_ci(ref, np.asarray(s.points[c.position].samples, dtype=float),
                                       rule.bootstrap, seed=c.series)
         # The parent's samples must differ too, unless the change is seen over several
         # commits (pair, e-divisive), where one pair of runs may straddle the noise.

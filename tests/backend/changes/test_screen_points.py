@@ -9,15 +9,17 @@ migration 0042: rebuilt from results)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from basketbench.app import create_app
 from basketbench.catalog.commits import CommitInfo, store_commits
+from basketbench.changes.detection import history, points
 from basketbench.changes.detection.service import after_ingest
 from basketbench.core.config import Settings
-from basketbench.models import Repository, Run, ScreenPoints
+from basketbench.models import Repository, ResultDocument, Run, ScreenPoints
 from basketbench.models.commit import Commit
 from bb_factories import make_settings, sha
 from changes_support import ingest, make_doc, with_counts, with_load_record
@@ -78,6 +80,32 @@ def _pass(client: TestClient, settings: Settings, document_id: int) -> list[tupl
     return found
 
 
+def _cells_as_reloaded(session: Session, document_id: int) -> None:
+    """The window's cells (points.load_window), each made and compared with what the reload
+    from ``results`` gives, field for field, and their median arrays with the values'."""
+    doc = session.get(ResultDocument, document_id)
+    commit = session.get(Commit, doc.commit_id) if doc is not None else None
+    assert doc is not None and commit is not None
+    commits = history.recent_commits(session, doc.machine_id, commit, 121)
+    keys = history.series_of_commit(session, doc.machine_id, commit.id)
+    cells = points.load_window(session, doc.machine_id, commits, keys)
+    reloaded = history.load_series(session, doc.machine_id, commits, keys, regular_only=True,
+                                   samples_of=set())
+    assert list(cells) == list(reloaded)  # the same series, in the same order
+    for key, values in reloaded.items():
+        mine = cells[key]
+        fields = ("commit_id", "order", "codec_set_id", "ratio", "compressed_bytes",
+                  "busy_runs", "samples_loaded")
+        assert [[getattr(v, f) for f in fields] + [dict(v.runs), dict(v.counts)]
+                for v in mine] == [[getattr(v, f) for f in fields]
+                                   + [dict(v.runs), dict(v.counts)] for v in values]
+        assert mine.commit_ids.tolist() == [v.commit_id for v in values]
+        for metric in ("compress_mbps", "decompress_mbps"):
+            assert mine.medians(metric).tolist() == pytest.approx(
+                [v.median(metric) if v.runs.get(metric) else math.nan for v in values],
+                rel=0, abs=0, nan_ok=True)
+
+
 def test_the_packed_points_give_the_verdicts_of_the_reload(
         quiet_client: TestClient, quiet_auth: dict[str, str], clean_db: str) -> None:
     common = {"detection_confirm_runs": 0}  # decided on the screen: no rerun ids to compare
@@ -133,6 +161,8 @@ def test_the_packed_points_give_the_verdicts_of_the_reload(
         a, b = _pass(quiet_client, reload, document_id), _pass(quiet_client, packed,
                                                                    document_id)
         assert a == b, f"commit {i}: the two paths recorded different changes"
+        with factory() as session:
+            _cells_as_reloaded(session, document_id)
         passes += 1
         with factory() as session:  # the history goes on with the pass recorded
             after_ingest(session, packed, document_id)

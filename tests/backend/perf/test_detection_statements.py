@@ -16,9 +16,7 @@ from typing import Any
 
 import pytest
 from basketbench.app import create_app
-from basketbench.changes.detection.common import rule_for
 from basketbench.changes.detection.service import after_ingest
-from basketbench.stats.engine import points_needed
 from bb_factories import make_settings
 from changes_support import ingest, make_doc
 from fastapi.testclient import TestClient
@@ -146,21 +144,32 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
         f"{work['medians']} numpy.median calls for {series} speed series in one pass: a "
         f"per-point median crept back in (the drift rule once took one per point of the "
         f"121-commit window: ~8x the pass's CPU)")
-    assert work["points"] <= points_needed(rule_for(detect)) * series, (
-        f"{work['points']} screen points built for {series} series: the family is no longer "
-        f"trimmed to what the screen reads")
+    assert work["cells"] <= CELLS_PER_SERIES * series, (
+        f"{work['cells']} CommitValues made for {series} speed series: the window's cells "
+        f"are read one by one again (changes/detection/cells.py makes them only when read; "
+        f"all 121 per series were two thirds of a pass's CPU)")
+    assert work["points"] <= POINTS_PER_SERIES * series, (
+        f"{work['points']} screen points made for {series} series: the screen reads its "
+        f"segments point by point again, not through their median arrays")
 
 
-# numpy.median calls per speed series of a pass: the e-divisive effect and the count
-# medians of the newest points; the window's points never (history.CommitValues.median).
-MEDIANS_PER_SERIES = 4
+# Per speed series of a pass, at most: numpy.median calls (the count medians of the
+# newest points; the window's run medians and e-divisive's effects are arrays), the
+# window's cells made (the newest commits, read by the exact, count and sample steps) and
+# the screen's points made (the newest ones, read by its tests). Counted on main: 0, 1.5
+# and 3 (before cells.py: 2, 60 and 80).
+MEDIANS_PER_SERIES = 2
+CELLS_PER_SERIES = 4
+POINTS_PER_SERIES = 6
 
 
 @contextmanager
 def _per_point_work() -> Iterator[Counter[str]]:
-    """Counts, while active, numpy.median calls ("medians"), the screen's points
-    ("points": SeriesPoint) and the speed series screened ("series": SeriesInput)."""
+    """Counts, while active, numpy.median calls ("medians"), the window's cells made
+    ("cells": CommitValues), the screen's points ("points": SeriesPoint) and the speed
+    series screened ("series": SeriesInput)."""
     import numpy as np
+    from basketbench.changes.detection import history
     from basketbench.stats import engine
 
     work: Counter[str] = Counter()
@@ -177,4 +186,6 @@ def _per_point_work() -> Iterator[Counter[str]]:
                       counted("points", engine.SeriesPoint.__init__))
         patch.setattr(engine.SeriesInput, "__init__",
                       counted("series", engine.SeriesInput.__init__))
+        patch.setattr(history.CommitValues, "__init__",
+                      counted("cells", history.CommitValues.__init__))
         yield work

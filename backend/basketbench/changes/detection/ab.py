@@ -107,7 +107,7 @@ def estimates(session: Session, ab_run_id: int) -> dict[tuple[int, int, str], Ab
 
 
 def screen_commit(session: Session, settings: Settings, machine: Machine, commit: Commit,
-                  ab: AbRun, series: dict[history.SeriesKey, list[history.CommitValues]],
+                  ab: AbRun, series: history.Series,
                   names: dict[history.SeriesKey, str], flagged: dict[Key, set[int]],
                   run_id: int | None) -> tuple[list[tuple[Key, Change]], set[Key]]:
     """Candidates of ``commit`` from its A/B effects (with their series keys); also the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,11 @@ class CommitValues:
 
     def count_medians(self) -> dict[str, float | None]:
         return {m: float(np.median(v)) if v else None for m, v in self.counts.items()}
+
+
+# A machine's series in a pass: each series' values, oldest first (a list, or the window's
+# cells.SeriesCells, which make each CommitValues when read).
+Series = Mapping[SeriesKey, Sequence[CommitValues]]
 
 
 def recent_commits(session: Session, machine_id: int, commit: Commit,
@@ -151,21 +157,40 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
     return {k: sorted(v.values(), key=lambda c: (c.order, c.commit_id)) for k, v in out.items()}
 
 
-def fill_samples(session: Session, machine_id: int,
-                 series: dict[SeriesKey, list[CommitValues]], commit_ids: set[int]) -> None:
+def fill_samples(session: Session, machine_id: int, series: Series,
+                 commit_ids: set[int]) -> None:
     """Load the samples that load_series(samples_of=...) left out, for these commits."""
-    orders = {v.commit_id: v.order for values in series.values() for v in values
-              if v.commit_id in commit_ids and not v.samples_loaded}
+    orders: dict[int, int] = {}
+    for values in series.values():
+        for i in _positions(values, commit_ids):
+            v = values[i]
+            if not v.samples_loaded:
+                orders[v.commit_id] = v.order
     if not orders:
         return
     full = load_series(session, machine_id, list(orders.items()), set(series),
                        regular_only=True)
-    for key, values in full.items():
-        mine = {v.commit_id: v for v in series.get(key, [])}
-        for v in values:
-            if v.commit_id in mine:
-                mine[v.commit_id].samples = v.samples
-                mine[v.commit_id].samples_loaded = True
+    for key, loaded in full.items():
+        mine = series.get(key)
+        if mine is None:
+            continue
+        where = {mine[i].commit_id: i for i in _positions(mine, {v.commit_id for v in loaded})}
+        for v in loaded:
+            at = where.get(v.commit_id)
+            if at is not None:
+                mine[at].samples = v.samples
+                mine[at].samples_loaded = True
+
+
+def _positions(values: Sequence[CommitValues], commit_ids: set[int]) -> list[int]:
+    """Where these commits' values are in a series (ascending). A window's cells
+    (cells.SeriesCells, which imports this module) answer from their commits alone: they
+    are made only when read."""
+    positions = getattr(values, "positions", None)
+    if positions is not None:
+        found: list[int] = positions(commit_ids)
+        return found
+    return [i for i, v in enumerate(values) if v.commit_id in commit_ids]
 
 
 def change_series(session: Session, changes: list[Change]) -> dict[int, SeriesKey]:

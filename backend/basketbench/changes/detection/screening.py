@@ -11,12 +11,14 @@ import logging
 import math
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 from sqlalchemy.orm import Session
 
 from basketbench.changes import notify
 from basketbench.changes.detection import ab, budget, confirm, history, points, revert
+from basketbench.changes.detection.cells import SegmentPoints, SeriesCells
 from basketbench.changes.detection.common import Outcome, direction, rule_for
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine
@@ -25,7 +27,12 @@ from basketbench.models.base import utcnow
 from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
 from basketbench.stats import drift
 from basketbench.stats.counts import attribute_speed_change, count_changes
-from basketbench.stats.engine import SeriesInput, SeriesPoint, points_needed, screen
+from basketbench.stats.engine import (
+    SeriesInput,
+    points_needed,
+    tested_candidates,
+    with_evidence,
+)
 from basketbench.stats.speed import SpeedRule, level_test, within_se
 
 log = logging.getLogger(__name__)
@@ -44,14 +51,14 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     keys = history.series_of_commit(session, machine_id, commit.id)
     # Samples serve the newest points' tests and the candidates' Mann-Whitney tests and
     # intervals; the rest of the window needs only its medians (fill_samples below).
+    series: dict[history.SeriesKey, SeriesCells]
     if settings.detection_screen_points:  # the packed points of the window's documents
         series = points.load_window(session, machine_id, commits, keys,
                                     skip_busy=settings.detection_skip_busy_runs)
     else:
-        series = history.load_series(session, machine_id, commits, keys,
-                                     samples_of={cid for cid, _ in commits[-3:]},
-                                     regular_only=True,
-                                     skip_busy=settings.detection_skip_busy_runs)
+        series = {key: SeriesCells.of(values) for key, values in history.load_series(
+            session, machine_id, commits, keys, samples_of={cid for cid, _ in commits[-1:]},
+            regular_only=True, skip_busy=settings.detection_skip_busy_runs).items()}
     recorded = history.recorded_changes(session, machine_id, keys)
     names = history.series_names(session, machine, keys)
     orders = dict(commits)
@@ -127,61 +134,61 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     rule = rule_for(settings)
     # The screen reads no further back than its e-divisive span and a reference window
     # before it: older points of a segment (loaded for the drift rule's longer window)
-    # are left out of the family, and positions in the family are positions in ``meta``'s
-    # segments. Each point shares its runs and samples with the loaded values (the screen
-    # only reads them).
+    # are left out of the family, and positions in the family are positions in
+    # ``segments``. The screen reads a segment through its median array; each point it
+    # reads is made then, sharing its runs and samples with the cell (cells.py).
     span = points_needed(rule)
-    meta: list[tuple[int, int, str, list[history.CommitValues]]] = []
+    segments: list[SegmentPoints] = []  # each series' segment: its cells, newest ``span``
     series_of: list[tuple[int, int, str, str]] = []  # dataset, configuration, codec series, metric
     for (ds, conf, cs), values in series.items():
-        if values[-1].commit_id != commit.id:
+        if values.commit_ids[-1] != commit.id:
             continue
         for metric in SPEED_METRICS:
             if (ds, conf, cs, metric) in covered:
                 continue
             start = segment_start((ds, conf, cs, metric))
-            drop = outliers((ds, conf, cs, metric))
-            seg = [v for v in values if v.order >= start and v.runs.get(metric)
-                   and (v.commit_id not in drop or v.commit_id == commit.id)]
+            drop = outliers((ds, conf, cs, metric)) - {commit.id}
+            # the cells with runs, from the segment's start, without flukes (never the
+            # commit's own): array masks, no cell read
+            keep = (values.orders >= start) & ~np.isnan(values.medians(metric))
+            if drop:
+                keep &= ~np.isin(values.commit_ids, list(drop))
+            index = np.flatnonzero(keep)
             # the commit's own speeds are missing when its runs were busy: nothing to test
-            if len(seg) >= 3 and seg[-1].commit_id == commit.id:
-                meta.append((ds, conf, metric, seg[-span:]))
+            if index.size >= 3 and values.commit_ids[index[-1]] == commit.id:
+                segments.append(SegmentPoints(values, index[-span:], metric))
                 series_of.append((ds, conf, cs, metric))
 
     def family_of() -> list[SeriesInput]:
-        return [SeriesInput(key, [SeriesPoint(v.commit_id, v.runs[key[3]], v.samples[key[3]])
-                                  for v in seg],
-                            history.min_effect(settings, names[key[:3]], key[3]), flagged(key))
-                for key, (_ds, _conf, _metric, seg) in zip(series_of, meta, strict=True)]
+        return [SeriesInput(key, seg, history.min_effect(settings, names[key[:3]], key[3]),
+                            flagged(key), seg.cells.medians(key[3])[seg.at])
+                for key, seg in zip(series_of, segments, strict=True)]
 
-    # The single and pair tests use the samples of each segment's newest three points
-    # (usually the window's newest three commits, loaded above).
+    # The screen's tests read the samples of each segment's newest point (usually the
+    # window's newest commit); the candidates' evidence those of their commits and parents,
+    # loaded for them alone (the family's points are made when read: they see them).
     history.fill_samples(session, machine_id, series,
-                         {v.commit_id for *_, seg in meta for v in seg[-3:]})
+                         {c for seg in segments for c in seg.commits(-1, len(seg))})
     session.flush()
     family = family_of()
-    candidates = screen(family, rule) if family else []
-    # An e-divisive candidate further back needs samples the window left out: load them
-    # and screen again (the same candidates: only their Mann-Whitney tests and intervals
-    # use them).
-    missing = {meta[c.series][3][i].commit_id for c in candidates
-               for i in (c.position - 1, c.position) if not meta[c.series][3][i].samples_loaded}
+    candidates = tested_candidates(family, rule) if family else []
+    missing = {v.commit_id for c in candidates for i in (c.position - 1, c.position)
+               if not (v := segments[c.series].cell(i)).samples_loaded}
     if missing:
         history.fill_samples(session, machine_id, series, missing)
-        family = family_of()
-        candidates = screen(family, rule)
+    candidates = with_evidence(family, candidates, rule)
     groups: dict[int, list[Change]] = {}
     screened: set[tuple[int, int, str, str]] = set()
     for c in candidates:
-        ds, conf, metric, seg = meta[c.series]
+        ds, conf, _cs, metric = series_of[c.series]
+        seg = segments[c.series]
         screened.add(series_of[c.series])
         pts = family[c.series].points
         suspect, parent = pts[c.position], pts[c.position - 1]
-        codec_set_id = next(v.codec_set_id for v in seg if v.commit_id == suspect.commit)
-        verdict = attribution(settings, metric,
-                              next(v for v in seg if v.commit_id == parent.commit),
-                              next(v for v in seg if v.commit_id == suspect.commit))
-        reference = [p.median for p in pts[max(0, c.position - rule.window):c.position]]
+        codec_set_id = seg.cell(c.position).codec_set_id
+        verdict = attribution(settings, metric, seg.cell(c.position - 1), seg.cell(c.position))
+        first = max(0, c.position - rule.window)
+        reference: list[float] = family[c.series].levels[first:c.position].tolist()
         ch = Change(
             commit_id=suspect.commit, parent_commit_id=parent.commit, machine_id=machine_id,
             dataset_id=ds, configuration_id=conf, codec_set_id=codec_set_id, metric=metric,
@@ -195,8 +202,7 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
                       "screen_delta": c.delta,
                       "screen_p": c.p_value, "screen_q": c.q_value, "mann_whitney_p": c.mw_p,
                       "reference": reference,
-                      "reference_commits": [p.commit for p in pts[max(0, c.position - rule.window):
-                                                                   c.position]],
+                      "reference_commits": seg.commits(first, c.position),
                       "suspect_runs": list(suspect.runs), "suspect_samples": suspect.samples,
                       "parent_samples": parent.samples, **verdict})
         earlier = _last_confirmed(recorded.get(series_of[c.series], []), orders, "speed")
@@ -250,7 +256,7 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
 
 
 def _ab_first(session: Session, settings: Settings, machine: Machine, commit: Commit,
-              abrun: AbRun, series: dict[history.SeriesKey, list[history.CommitValues]],
+              abrun: AbRun, series: history.Series,
               names: dict[history.SeriesKey, str], recorded: dict[Key, list[Change]],
               orders: dict[int, int], run_id: int | None) -> tuple[list[Change], set[Key]]:
     """The commit's A/B candidates (marked as reverts where they step back over a recent
@@ -315,7 +321,7 @@ def _last_confirmed(changes: list[Change], orders: dict[int, int], kind: str) ->
 
 
 def _revert_candidates(session: Session, settings: Settings, machine_id: int, commit_id: int,
-                       series: dict[history.SeriesKey, list[history.CommitValues]],
+                       series: dict[history.SeriesKey, SeriesCells],
                        recorded: dict[Key, list[Change]], orders: dict[int, int],
                        names: dict[history.SeriesKey, str], screened: set[Key],
                        run_id: int | None) -> list[Change]:
@@ -331,12 +337,15 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
             last = _last_confirmed(recorded.get(key, []), orders, "speed")
             if last is None:
                 continue
-            seg = [v for v in values if v.order >= orders[last.commit_id] and v.runs.get(metric)]
-            if not 2 <= len(seg) <= revert.MAX_POINTS_SINCE or seg[0].commit_id != last.commit_id \
-                    or seg[-1].commit_id != commit_id:
+            # the cells with runs since the change, read as arrays
+            medians = values.medians(metric)
+            seg = np.flatnonzero((values.orders >= orders[last.commit_id]) & ~np.isnan(medians))
+            if not 2 <= seg.size <= revert.MAX_POINTS_SINCE \
+                    or values.commit_ids[seg[0]] != last.commit_id \
+                    or values.commit_ids[seg[-1]] != commit_id:
                 continue
-            since = [v.median(metric) for v in seg[1:-1]]
-            cur, parent = seg[-1], seg[-2]
+            since: list[float] = medians[seg[1:-1]].tolist()
+            cur, parent = values[int(seg[-1])], values[int(seg[-2])]
             min_effect = history.min_effect(settings, names[(ds, conf, cs)], metric)
             hit = revert.candidate(last, since, cur.runs[metric], min_effect, rule)
             if hit is None:
@@ -358,7 +367,7 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
                 evidence={"family_size": 1, "screen_candidates": 1, "screen_delta": delta,
                           "screen_p": p, "reverts": last.id, "old_level_delta_pct": hit[1] * 100,
                           "reference": reference,
-                          "reference_commits": [v.commit_id for v in seg[:-1]],
+                          "reference_commits": values.commit_ids[seg[:-1]].tolist(),
                           "suspect_runs": list(cur.runs[metric]),
                           "suspect_samples": list(cur.samples[metric]),
                           "parent_samples": list(parent.samples[metric]),
@@ -370,45 +379,53 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
 
 
 def _drifts(settings: Settings, machine_id: int, commit_id: int,
-            series: dict[history.SeriesKey, list[history.CommitValues]],
+            series: dict[history.SeriesKey, SeriesCells],
             segment_start: Callable[[Key], int], flagged: Callable[[Key], set[int]],
             screened: set[Key], run_id: int | None, now: datetime) -> list[Change]:
     """Slow drifts over each series' current segment (drift.find_drift), confirmed at
     once: a hundred commits are their own evidence, no rerun would add to it."""
-    out = []
+    todo: list[tuple[Key, SeriesCells, Any]] = []  # series, its cells, its segment
     for (ds, conf, cs), values in series.items():
-        if values[-1].commit_id != commit_id:
+        if values.commit_ids[-1] != commit_id:
             continue
         for metric in SPEED_METRICS:
             key = (ds, conf, cs, metric)
             if key in screened or commit_id in flagged(key):
                 continue
-            if not values[-1].runs.get(metric):  # the commit's own speeds are missing
+            medians = values.medians(metric)
+            if np.isnan(medians[-1]):  # the commit's own speeds are missing
                 continue
-            start = segment_start(key)
-            # the segment's medians in one pass; its points only when a drift is found
-            medians = [v.median(metric) for v in values if v.order >= start and v.runs.get(metric)]
-            if len(medians) < drift.MIN_POINTS:
-                continue
-            found = drift.find_drift(medians, settings.detection_drift_min_pct,
-                                     settings.detection_drift_window)
-            if found is None:
-                continue
-            seg = [v for v in values if v.order >= start and v.runs.get(metric)]
-            first = seg[found.start]
-            out.append(Change(
-                commit_id=commit_id, parent_commit_id=first.commit_id, machine_id=machine_id,
-                dataset_id=ds, configuration_id=conf, codec_set_id=seg[-1].codec_set_id,
-                metric=metric, kind="drift", test="drift",
-                direction=direction(metric, found.shift * 100), base_value=found.first,
-                head_value=found.last, delta_pct=found.shift * 100, p_value=found.p_value,
-                min_effect_pct=settings.detection_drift_min_pct, state="confirmed",
-                confirmed_at=now, detected_run_id=run_id,
-                evidence={"rule": "drift: a line through the segment's run medians fits at "
-                                  "least as well as its best single step, its shift passes "
-                                  "the drift minimum and its slope is significant",
-                          "commits": len(seg) - found.start,
-                          "slope_pct_per_commit": math.expm1(found.slope) * 100}))
+            # the segment: the cells with runs from its start (read as arrays; the cells
+            # themselves only when a drift is found)
+            seg = np.flatnonzero((values.orders >= segment_start(key)) & ~np.isnan(medians))
+            if seg.size >= drift.MIN_POINTS:
+                todo.append((key, values, seg))
+    window, min_pct = settings.detection_drift_window, settings.detection_drift_min_pct
+    # Nearly every series stops at the first cut (the line's shift below the minimum):
+    # that cut for all of them at once, find_drift only for the others.
+    first_cut = drift.shifts([values.medians(key[3])[seg] for key, values, seg in todo], window)
+    out = []
+    for (key, values, seg), shift in zip(todo, first_cut.tolist(), strict=True):
+        if not drift.may_pass(shift, min_pct):
+            continue
+        found = drift.find_drift(values.medians(key[3])[seg], min_pct, window)
+        if found is None:
+            continue
+        ds, conf, _cs, metric = key
+        out.append(Change(
+            commit_id=commit_id, parent_commit_id=int(values.commit_ids[seg[found.start]]),
+            machine_id=machine_id, dataset_id=ds, configuration_id=conf,
+            codec_set_id=values[int(seg[-1])].codec_set_id,
+            metric=metric, kind="drift", test="drift",
+            direction=direction(metric, found.shift * 100), base_value=found.first,
+            head_value=found.last, delta_pct=found.shift * 100, p_value=found.p_value,
+            min_effect_pct=min_pct, state="confirmed",
+            confirmed_at=now, detected_run_id=run_id,
+            evidence={"rule": "drift: a line through the segment's run medians fits at "
+                              "least as well as its best single step, its shift passes "
+                              "the drift minimum and its slope is significant",
+                      "commits": int(seg.size) - found.start,
+                      "slope_pct_per_commit": math.expm1(found.slope) * 100}))
     return out
 
 
@@ -425,7 +442,7 @@ def _fluke(ch: Change) -> bool:
         ((ch.confirmation or {}).get("result") or {}).get("verdict") == "rejected"
 
 
-def _busy_only(series: dict[history.SeriesKey, list[history.CommitValues]],
+def _busy_only(series: history.Series,
                commit_id: int) -> bool:
     """The commit was measured, but only by runs on a busy machine (no speeds kept)."""
     mine = [values[-1] for values in series.values() if values[-1].commit_id == commit_id]
@@ -443,7 +460,7 @@ def attribution(settings: Settings, metric: str, parent: history.CommitValues,
 
 
 def _count_changes(settings: Settings, machine_id: int, commit_id: int,
-                   series: dict[history.SeriesKey, list[history.CommitValues]],
+                   series: history.Series,
                    flagged: Callable[[Key], set[int]], run_id: int | None,
                    now: datetime) -> list[tuple[Key, Change]]:
     """Count metrics of this commit that moved beyond the threshold against the newest
@@ -459,7 +476,9 @@ def _count_changes(settings: Settings, machine_id: int, commit_id: int,
         for metric in after:
             if commit_id in flagged((ds, conf, cs, metric)):
                 continue
-            prev = next((v for v in reversed(values[:-1]) if v.counts.get(metric)), None)
+            # the newest earlier commit counted (read backwards: usually the one before)
+            prev = next((values[j] for j in range(len(values) - 2, -1, -1)
+                         if values[j].counts.get(metric)), None)
             if prev is None:
                 continue
             for found in count_changes({metric: prev.count_medians()[metric]},

@@ -1,0 +1,132 @@
+"""A series' commits in a detection window as arrays, each commit's CommitValues made only
+when something reads it.
+
+A pass screens ~1 700 speed series over a window of up to 121 commits: ~100 000 (series,
+commit) cells. Made as CommitValues one by one and read back point by point (segments,
+family, drift rule), they were two thirds of a pass's CPU, while the screen reads most
+cells only through their run medians. ``SeriesCells`` keeps a series' cells as arrays
+(commit, git order, per speed metric the median of the cell's runs, NaN without runs)
+and makes a cell's CommitValues the first time it is read by index, exactly as
+``points.load_window`` made them before; the tests of the newest points, the candidates
+and the A/B and revert rules read a few cells that way. It is a Sequence of CommitValues,
+so what reads a series' values as a list still does."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from basketbench.changes.detection.history import CommitValues
+from basketbench.models.result import SPEED_METRICS
+from basketbench.stats.engine import SeriesPoint
+
+Array = NDArray[np.float64]
+Ints = NDArray[np.int64]
+
+
+class SeriesCells(Sequence[CommitValues]):
+    """One series' cells, oldest first (git order, then commit id)."""
+
+    __slots__ = ("_made", "_make", "_medians", "_rank_of", "_ranks", "commit_ids", "orders")
+
+    def __init__(self, commit_ids: Ints, orders: Ints, medians: dict[str, Array],
+                 make: Callable[[int], CommitValues],
+                 ranks: tuple[dict[int, int], Ints] | None = None) -> None:
+        self.commit_ids = commit_ids
+        self.orders = orders
+        self._medians = medians
+        self._make = make
+        self._made: dict[int, CommitValues] = {}
+        # A window's series: its commits' ranks in the window (ascending, as the cells
+        # are), and the window's rank of each commit, shared by its series.
+        self._rank_of: dict[int, int] = ranks[0] if ranks is not None else {}
+        self._ranks: Ints | None = ranks[1] if ranks is not None else None
+
+    @classmethod
+    def of(cls, values: list[CommitValues]) -> SeriesCells:
+        """The cells of values made already (history.load_series)."""
+        nan = math.nan
+        medians = {m: np.array([v.median(m) if v.runs.get(m) else nan for v in values],
+                               dtype=float) for m in SPEED_METRICS}
+        out = cls(np.array([v.commit_id for v in values], dtype=np.int64),
+                  np.array([v.order for v in values], dtype=np.int64), medians,
+                  values.__getitem__)
+        out._made = dict(enumerate(values))
+        return out
+
+    def __len__(self) -> int:
+        return int(self.commit_ids.size)
+
+    @overload
+    def __getitem__(self, i: int) -> CommitValues: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[CommitValues]: ...
+
+    def __getitem__(self, i: int | slice) -> CommitValues | list[CommitValues]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        j = i + len(self) if i < 0 else i
+        if not 0 <= j < len(self):
+            raise IndexError(i)
+        made = self._made.get(j)
+        if made is None:
+            made = self._made[j] = self._make(j)
+        return made
+
+    def medians(self, metric: str) -> Array:
+        """The median of each cell's runs of a speed metric (NaN: no runs)."""
+        return self._medians[metric]
+
+    def positions(self, commit_ids: set[int]) -> list[int]:
+        """The indices of these commits' cells (those the series has), ascending: a
+        binary search of the ranks in a window (fill_samples asks this of every series)."""
+        if self._ranks is None:
+            return [i for i, c in enumerate(self.commit_ids.tolist()) if c in commit_ids]
+        wanted = np.array(sorted(self._rank_of[c] for c in commit_ids if c in self._rank_of),
+                          dtype=np.int64)
+        at = np.searchsorted(self._ranks, wanted)
+        found = at < self._ranks.size
+        found[found] = self._ranks[at[found]] == wanted[found]
+        out: list[int] = at[found].tolist()
+        return out
+
+
+class SegmentPoints(Sequence[SeriesPoint]):
+    """A speed segment of a series as the screen's points (stats.engine.SeriesInput): the
+    cells at ``at``, each point made when the screen reads it, sharing the cell's runs
+    and samples."""
+
+    __slots__ = ("at", "cells", "metric")
+
+    def __init__(self, cells: SeriesCells, at: Ints, metric: str) -> None:
+        self.cells = cells
+        self.at = at  # the cells' positions in the series
+        self.metric = metric
+
+    def __len__(self) -> int:
+        return int(self.at.size)
+
+    def cell(self, i: int) -> CommitValues:
+        return self.cells[int(self.at[i])]
+
+    @overload
+    def __getitem__(self, i: int) -> SeriesPoint: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[SeriesPoint]: ...
+
+    def __getitem__(self, i: int | slice) -> SeriesPoint | list[SeriesPoint]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        v = self.cell(i)
+        return SeriesPoint(v.commit_id, v.runs[self.metric], v.samples[self.metric])
+
+    def commits(self, lo: int, hi: int) -> list[int]:
+        """The commit ids of points lo..hi-1."""
+        ids: list[int] = self.cells.commit_ids[self.at[lo:hi]].tolist()
+        return ids

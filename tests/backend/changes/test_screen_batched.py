@@ -1,0 +1,94 @@
+"""The screen's batched arithmetic gives what its row-by-row definition gives: the runs'
+standard errors (stats/speed.within_se) bit for bit, the drift rule's first cut
+(stats/drift.shifts) never stopping a series find_drift would report, and a family fed
+median arrays and lazily made points (changes/detection/cells.py) screened as one fed
+point lists."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from basketbench.stats import drift
+from basketbench.stats.engine import SeriesInput, SeriesPoint, screen
+from basketbench.stats.speed import MEDIAN_EFFICIENCY, SpeedRule, within_se
+
+
+def _within_se_by_row(samples: list[list[float]]) -> list[float]:
+    """The definition: each run alone, its non-finite logs left out."""
+    out = []
+    for s in samples:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            arr = np.log(np.asarray(s, dtype=float))
+        arr = arr[np.isfinite(arr)]
+        out.append(math.sqrt(MEDIAN_EFFICIENCY) * float(np.std(arr, ddof=1))
+                   / math.sqrt(arr.size) if arr.size >= 3 else math.nan)
+    return out
+
+
+def test_within_se_of_many_runs_is_the_row_by_row_value_bit_for_bit() -> None:
+    rng = np.random.default_rng(5)
+    samples = [rng.lognormal(4, 0.02, int(rng.integers(0, 25))).tolist() for _ in range(600)]
+    for k in range(0, 600, 37):  # runs with a sample <= 0 (left out) or too few samples
+        if len(samples[k]) > 2:
+            samples[k][1] = 0.0 if k % 2 else -1.0
+    got = within_se(samples).tolist()
+    want = _within_se_by_row(samples)
+    assert [g if g == g else None for g in got] == [w if w == w else None for w in want]
+    assert sum(g == g for g in got) > 400  # most runs had a value
+
+
+def test_the_drift_first_cut_never_stops_a_drift_find_drift_reports() -> None:
+    rng = np.random.default_rng(11)
+    rows, min_pct, window = [], 3.0, 120
+    for i in range(3000):
+        n = int(rng.integers(20, 160))
+        # slopes around the cut: a shift of ~min_pct over the window, and plain noise
+        size = rng.choice([0.0, 1.0, -1.0]) * rng.uniform(0.5, 1.5) * min_pct / 100
+        slope = size / min(n, window)
+        rows.append(100 * np.exp(slope * np.arange(n) + rng.normal(0, 0.002 + 0.01 * (i % 3), n)))
+    cut = drift.shifts(rows, window)
+    reported = stopped = 0
+    for row, shift in zip(rows, cut.tolist(), strict=True):
+        found = drift.find_drift(row, min_pct, window)
+        if found is not None:
+            reported += 1
+            assert drift.may_pass(shift, min_pct)
+            assert shift == pytest.approx(found.shift, rel=1e-9)
+        if not drift.may_pass(shift, min_pct):
+            stopped += 1
+            assert found is None
+    assert reported > 100 and stopped > 500  # both sides of the cut were exercised
+    assert math.isnan(drift.shifts([np.full(10, 100.0)], window)[0])  # too few points
+
+
+def test_a_family_of_median_arrays_is_screened_as_one_of_point_lists() -> None:
+    rng = np.random.default_rng(2)
+    rule = SpeedRule()
+    points = []
+    for s in range(120):
+        level = np.full(80, 100.0)
+        if s % 10 == 0:  # a step on some series, at various places
+            level[40 + s // 10:] *= 0.95
+        runs = level * (1 + rng.normal(0, 0.004, 80))
+        points.append([SeriesPoint(c, [float(runs[c])], (runs[c] * (1 + rng.normal(
+            0, 0.004, 9))).tolist()) for c in range(80)])
+    lists = [SeriesInput(s, pts, 2.0, {5} if s == 30 else set()) for s, pts in enumerate(points)]
+    arrays = [SeriesInput(s, pts, 2.0, {5} if s == 30 else set(),
+                          np.array([p.median for p in pts])) for s, pts in enumerate(points)]
+    a, b = screen(lists, rule), screen(arrays, rule)
+    assert a == b and len(a) >= 5
+
+
+def test_split_shifts_are_the_medians_of_both_parts_bit_for_bit() -> None:
+    from basketbench.stats import edivisive
+
+    rng = np.random.default_rng(8)
+    rows = [np.log(rng.lognormal(3, 0.01, int(rng.integers(10, 61)))) for _ in range(500)]
+    rows += [np.log(np.full(12, 50.0))]  # ties everywhere
+    splits = [int(rng.integers(5, x.size - 4)) for x in rows]
+    got = edivisive.split_shifts(rows, splits)
+    want = [np.median(x[k:]) - np.median(x[:k]) for x, k in zip(rows, splits, strict=True)]
+    assert [float(g) for g in got] == [float(w) for w in want]
+    assert {x.size - k for x, k in zip(rows, splits, strict=True)} >= {5, 6}  # odd, even
