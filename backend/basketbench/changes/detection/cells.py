@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import overload
+from typing import TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,9 +26,33 @@ from basketbench.stats.engine import SeriesPoint
 
 Array = NDArray[np.float64]
 Ints = NDArray[np.int64]
+T = TypeVar("T")
 
 
-class SeriesCells(Sequence[CommitValues]):
+class _MadeWhenRead(Sequence[T]):
+    """A sequence whose items ``_item`` makes when they are read (a slice: a list)."""
+
+    __slots__ = ()
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return [self._item(j) for j in range(*i.indices(len(self)))]
+        j = i + len(self) if i < 0 else i
+        if not 0 <= j < len(self):
+            raise IndexError(i)
+        return self._item(j)
+
+    def _item(self, j: int) -> T:
+        raise NotImplementedError
+
+
+class SeriesCells(_MadeWhenRead[CommitValues]):
     """One series' cells, oldest first (git order, then commit id)."""
 
     __slots__ = ("_made", "_make", "_medians", "_rank_of", "_ranks", "commit_ids", "orders")
@@ -61,18 +85,7 @@ class SeriesCells(Sequence[CommitValues]):
     def __len__(self) -> int:
         return int(self.commit_ids.size)
 
-    @overload
-    def __getitem__(self, i: int) -> CommitValues: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[CommitValues]: ...
-
-    def __getitem__(self, i: int | slice) -> CommitValues | list[CommitValues]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        j = i + len(self) if i < 0 else i
-        if not 0 <= j < len(self):
-            raise IndexError(i)
+    def _item(self, j: int) -> CommitValues:
         made = self._made.get(j)
         if made is None:
             made = self._made[j] = self._make(j)
@@ -96,7 +109,7 @@ class SeriesCells(Sequence[CommitValues]):
         return out
 
 
-class SegmentPoints(Sequence[SeriesPoint]):
+class SegmentPoints(_MadeWhenRead[SeriesPoint]):
     """A speed segment of a series as the screen's points (stats.engine.SeriesInput): the
     cells at ``at``, each point made when the screen reads it, sharing the cell's runs
     and samples."""
@@ -114,16 +127,8 @@ class SegmentPoints(Sequence[SeriesPoint]):
     def cell(self, i: int) -> CommitValues:
         return self.cells[int(self.at[i])]
 
-    @overload
-    def __getitem__(self, i: int) -> SeriesPoint: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[SeriesPoint]: ...
-
-    def __getitem__(self, i: int | slice) -> SeriesPoint | list[SeriesPoint]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        v = self.cell(i)
+    def _item(self, j: int) -> SeriesPoint:
+        v = self.cell(j)
         return SeriesPoint(v.commit_id, v.runs[self.metric], v.samples[self.metric])
 
     def commits(self, lo: int, hi: int) -> list[int]:
