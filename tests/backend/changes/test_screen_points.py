@@ -174,6 +174,33 @@ def test_the_packed_points_give_the_verdicts_of_the_reload(
     assert passes == len(arrivals)
 
 
+def test_a_window_without_the_series_asked_for_is_empty(
+        quiet_client: TestClient, quiet_auth: dict[str, str], clean_db: str) -> None:
+    """No series asked for (a commit without a good round trip), or none of them in the
+    window's points: no series, as the reload gives; the pass of such a commit records
+    nothing and fails nothing."""
+    ingest(quiet_client, quiet_auth, make_doc(0))
+    broken = make_doc(1)
+    for r in broken["results"]:
+        r.update(roundtrip_ok=False, error="roundtrip mismatch", compress_mbps=None,
+                 decompress_mbps=None)
+    failed = ingest(quiet_client, quiet_auth, broken)
+    for screen_points in (True, False):
+        assert _pass(quiet_client, make_settings(clean_db, detection_screen_points=screen_points),
+                     failed["document_id"]) == []
+    out = ingest(quiet_client, quiet_auth, make_doc(2))
+    with quiet_client.app.state.sessionmaker() as session:
+        doc = session.get(ResultDocument, out["document_id"])
+        commit = session.get(Commit, doc.commit_id) if doc is not None else None
+        assert doc is not None and commit is not None
+        commits = history.recent_commits(session, doc.machine_id, commit)
+        assert points.load_window(session, doc.machine_id, commits, set()) == {}
+        assert points.load_window(session, doc.machine_id, commits,
+                                  {(-1, -1, "nowhere")}) == {}
+        assert history.load_series(session, doc.machine_id, commits, {(-1, -1, "nowhere")},
+                                   regular_only=True) == {}
+
+
 def test_a_document_stores_its_packed_points_with_its_results(
         quiet_client: TestClient, quiet_auth: dict[str, str]) -> None:
     out = ingest(quiet_client, quiet_auth, make_doc(0))

@@ -97,7 +97,7 @@ def load_window(session: Session, machine_id: int, commits: list[tuple[int, int]
     arrays = [(c, bool(busy) and skip_busy,
                np.frombuffer(rebuilt.get(d, packed), dtype=DTYPE))
               for d, c, busy, _fmt, packed in docs]
-    if not arrays:
+    if not keys or not any(a.size for _, _, a in arrays):  # e.g. no good round trip
         return {}
     return _Window(session, order, arrays, keys).series()
 
@@ -138,6 +138,9 @@ class _Window:
                 sid_of[u] = number[key]
         sid = sid_of[inverse.reshape(-1)]
         kept = np.flatnonzero(sid >= 0)
+        if kept.size == 0:  # none of the window's points is on the commit's series
+            self.keys = []
+            return
         cell_key = sid[kept] * len(ranked) + rank[kept]
         sort = np.argsort(cell_key, kind="stable")
         self.entry = kept[sort]  # entries by cell, document order within a cell
