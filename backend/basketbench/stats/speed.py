@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -140,14 +141,17 @@ def within_se(samples: list[list[float]] | list[Array]) -> Array:
             logs = np.log(np.asarray([samples[i] for i in idx], dtype=float))
         finite = np.isfinite(logs).all(axis=1)
         whole = np.asarray(idx)[finite]
-        out[whole] = math.sqrt(MEDIAN_EFFICIENCY) * np.std(logs[finite], axis=1, ddof=1) \
-            / math.sqrt(size)
+        out[whole] = _median_se(np.std(logs[finite], axis=1, ddof=1), size)
         for k in np.flatnonzero(~finite).tolist():  # a sample <= 0: left out of its run
             arr = logs[k][np.isfinite(logs[k])]
             if arr.size >= 3:
-                out[idx[k]] = math.sqrt(MEDIAN_EFFICIENCY) * float(np.std(arr, ddof=1)) \
-                    / math.sqrt(arr.size)
+                out[idx[k]] = _median_se(float(np.std(arr, ddof=1)), arr.size)
     return out
+
+
+def _median_se(std: Any, n: int) -> Any:
+    """The standard error of a median of n samples from their standard deviation(s)."""
+    return math.sqrt(MEDIAN_EFFICIENCY) * std / math.sqrt(n)
 
 
 def bootstrap_shift_ci(ref_medians: Array, new_samples: Array, draws: int = 2000,

@@ -92,3 +92,23 @@ def test_split_shifts_are_the_medians_of_both_parts_bit_for_bit() -> None:
     want = [np.median(x[k:]) - np.median(x[:k]) for x, k in zip(rows, splits, strict=True)]
     assert [float(g) for g in got] == [float(w) for w in want]
     assert {x.size - k for x, k in zip(rows, splits, strict=True)} >= {5, 6}  # odd, even
+
+
+def test_the_window_groups_large_ids_as_small_ones() -> None:
+    """Ids beyond 21 bits take np.unique over rows instead of one packed int per entry:
+    the same distinct triples, first entries and inverse."""
+    from basketbench.changes.detection.points import DTYPE, _distinct_triples
+
+    rng = np.random.default_rng(4)
+    entries = np.zeros(2000, dtype=DTYPE)
+    entries["dataset"] = rng.integers(1, 5, 2000)
+    entries["configuration"] = rng.integers(1, 40, 2000)
+    entries["codec_set"] = rng.integers(-1, 3, 2000)
+    small = _distinct_triples(entries)
+    shifted = entries.copy()
+    shifted["configuration"] += 1 << 22
+    large = _distinct_triples(shifted)
+    assert (large[0][:, 1] - (1 << 22)).tolist() == small[0][:, 1].tolist()
+    assert large[0][:, [0, 2]].tolist() == small[0][:, [0, 2]].tolist()
+    assert large[1].tolist() == small[1].tolist()
+    assert large[2].reshape(-1).tolist() == small[2].reshape(-1).tolist()

@@ -19,8 +19,9 @@ from typing import TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
+from sqlalchemy.orm import Session
 
-from basketbench.changes.detection.history import CommitValues
+from basketbench.changes.detection.history import CommitValues, SeriesKey, load_series
 from basketbench.models.result import SPEED_METRICS
 from basketbench.stats.engine import SeriesPoint
 
@@ -135,3 +136,29 @@ class SegmentPoints(_MadeWhenRead[SeriesPoint]):
         """The commit ids of points lo..hi-1."""
         ids: list[int] = self.cells.commit_ids[self.at[lo:hi]].tolist()
         return ids
+
+
+def fill_samples(session: Session, machine_id: int, series: dict[SeriesKey, SeriesCells],
+                 commit_ids: set[int]) -> None:
+    """Load the samples the window left out (history.load_series(samples_of=...)), for
+    these commits' cells: found through each series' commits, made only where loaded."""
+    orders: dict[int, int] = {}
+    for cells in series.values():
+        for i in cells.positions(commit_ids):
+            v = cells[i]
+            if not v.samples_loaded:
+                orders[v.commit_id] = v.order
+    if not orders:
+        return
+    full = load_series(session, machine_id, list(orders.items()), set(series),
+                       regular_only=True)
+    for key, loaded in full.items():
+        mine = series.get(key)
+        if mine is None:
+            continue
+        where = {mine[i].commit_id: i for i in mine.positions({v.commit_id for v in loaded})}
+        for v in loaded:
+            at = where.get(v.commit_id)
+            if at is not None:
+                mine[at].samples = v.samples
+                mine[at].samples_loaded = True

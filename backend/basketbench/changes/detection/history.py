@@ -93,7 +93,7 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                 skip_busy: bool = True) -> dict[SeriesKey, list[CommitValues]]:
     """Per series, the given commits' values in the given order (commits without a
     result for the series are left out). ``run_ids`` restricts to those runs;
-    ``samples_of``: the commits whose samples to load (default all; fill_samples adds
+    ``samples_of``: the commits whose samples to load (default all; cells.fill_samples adds
     others later). The JSON sample arrays are most of what a detection pass reads.
     ``regular_only``: leave out the runs of confirmations and bisections (what a screen
     reads: merging reruns into a commit's point narrowed the reference's spread and fed
@@ -155,42 +155,6 @@ def load_series(session: Session, machine_id: int, commits: list[tuple[int, int]
                 cv.runs[metric].append(float(median))
                 cv.samples[metric].extend(float(x) for x in (samples or []) if x and x > 0)
     return {k: sorted(v.values(), key=lambda c: (c.order, c.commit_id)) for k, v in out.items()}
-
-
-def fill_samples(session: Session, machine_id: int, series: Series,
-                 commit_ids: set[int]) -> None:
-    """Load the samples that load_series(samples_of=...) left out, for these commits."""
-    orders: dict[int, int] = {}
-    for values in series.values():
-        for i in _positions(values, commit_ids):
-            v = values[i]
-            if not v.samples_loaded:
-                orders[v.commit_id] = v.order
-    if not orders:
-        return
-    full = load_series(session, machine_id, list(orders.items()), set(series),
-                       regular_only=True)
-    for key, loaded in full.items():
-        mine = series.get(key)
-        if mine is None:
-            continue
-        where = {mine[i].commit_id: i for i in _positions(mine, {v.commit_id for v in loaded})}
-        for v in loaded:
-            at = where.get(v.commit_id)
-            if at is not None:
-                mine[at].samples = v.samples
-                mine[at].samples_loaded = True
-
-
-def _positions(values: Sequence[CommitValues], commit_ids: set[int]) -> list[int]:
-    """Where these commits' values are in a series (ascending). A window's cells
-    (cells.SeriesCells, which imports this module) answer from their commits alone: they
-    are made only when read."""
-    positions = getattr(values, "positions", None)
-    if positions is not None:
-        found: list[int] = positions(commit_ids)
-        return found
-    return [i for i, v in enumerate(values) if v.commit_id in commit_ids]
 
 
 def change_series(session: Session, changes: list[Change]) -> dict[int, SeriesKey]:

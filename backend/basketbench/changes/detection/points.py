@@ -6,7 +6,7 @@ window's ``results`` rows.
 samples_of=set())`` returns for the same commits, value for value (tests/backend/changes/
 test_screen_points.py runs both paths over the same histories and compares every change
 recorded): the same runs, exact values and counts per series and commit, without samples
-(``history.fill_samples`` reads those from ``results`` for the few points that need them).
+(``cells.fill_samples`` reads those from ``results`` for the few points that need them).
 Documents of the window without a row (written before migration 0042, or by a bulk seed
 that bypassed ingest) get theirs from ``results`` first (``rebuild``)."""
 

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from basketbench.changes import notify
 from basketbench.changes.detection import ab, budget, confirm, history, points, revert
-from basketbench.changes.detection.cells import SegmentPoints, SeriesCells
+from basketbench.changes.detection.cells import SegmentPoints, SeriesCells, fill_samples
 from basketbench.changes.detection.common import Outcome, direction, rule_for
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine
@@ -50,7 +50,7 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         history.HISTORY_COMMITS, settings.detection_drift_window + 1))
     keys = history.series_of_commit(session, machine_id, commit.id)
     # Samples serve the newest points' tests and the candidates' Mann-Whitney tests and
-    # intervals; the rest of the window needs only its medians (fill_samples below).
+    # intervals; the rest of the window needs only its medians (cells.fill_samples below).
     series: dict[history.SeriesKey, SeriesCells]
     if settings.detection_screen_points:  # the packed points of the window's documents
         series = points.load_window(session, machine_id, commits, keys,
@@ -159,23 +159,20 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
                 segments.append(SegmentPoints(values, index[-span:], metric))
                 series_of.append((ds, conf, cs, metric))
 
-    def family_of() -> list[SeriesInput]:
-        return [SeriesInput(key, seg, history.min_effect(settings, names[key[:3]], key[3]),
-                            flagged(key), seg.cells.medians(key[3])[seg.at])
-                for key, seg in zip(series_of, segments, strict=True)]
-
     # The screen's tests read the samples of each segment's newest point (usually the
     # window's newest commit); the candidates' evidence those of their commits and parents,
     # loaded for them alone (the family's points are made when read: they see them).
-    history.fill_samples(session, machine_id, series,
+    fill_samples(session, machine_id, series,
                          {c for seg in segments for c in seg.commits(-1, len(seg))})
     session.flush()
-    family = family_of()
+    family = [SeriesInput(key, seg, history.min_effect(settings, names[key[:3]], key[3]),
+                          flagged(key), seg.cells.medians(key[3])[seg.at])
+              for key, seg in zip(series_of, segments, strict=True)]
     candidates = tested_candidates(family, rule) if family else []
     missing = {v.commit_id for c in candidates for i in (c.position - 1, c.position)
                if not (v := segments[c.series].cell(i)).samples_loaded}
     if missing:
-        history.fill_samples(session, machine_id, series, missing)
+        fill_samples(session, machine_id, series, missing)
     candidates = with_evidence(family, candidates, rule)
     groups: dict[int, list[Change]] = {}
     screened: set[tuple[int, int, str, str]] = set()
@@ -351,7 +348,7 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
             if hit is None:
                 continue
             reference = revert.new_level_runs(last) + since
-            history.fill_samples(session, machine_id, series, {cur.commit_id, parent.commit_id})
+            fill_samples(session, machine_id, series, {cur.commit_id, parent.commit_id})
             delta, p = _level(reference, cur.runs[metric], cur.samples[metric], rule)
             if not math.isfinite(p) or p > rule.screen_q:
                 continue
