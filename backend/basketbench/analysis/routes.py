@@ -14,7 +14,7 @@ from basketbench.analysis.configuration import ConfigSelector
 from basketbench.analysis.schemas import CodecSeriesOut, CompareOut, HistoryOut, TradeoffOut
 from basketbench.schemas.refs import Metric
 from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, run_in_session
-from basketbench.web.listing import csv_response, json_response, orjson_response
+from basketbench.web.listing import csv_response, orjson_response
 
 router = APIRouter(tags=["analysis"], dependencies=[ReadAccess])
 
@@ -67,7 +67,7 @@ def get_tradeoff(
     sel = ConfigSelector(None, None, codec, preconditioner, dictionary_size, basket_size,
                          mode, threads)
     out = tradeoff.tradeoff(session, commit, machine, dataset, sel, reference, codecs)
-    return csv_response(out.points, "tradeoff") if format == "csv" else json_response(out)
+    return csv_response(out["points"], "tradeoff") if format == "csv" else orjson_response(out)
 
 
 @router.get("/compare", response_model=CompareOut, responses=_CSV)

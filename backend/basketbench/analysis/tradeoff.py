@@ -1,23 +1,34 @@
 """Tradeoff: every configuration of one commit, machine and dataset, its size and speeds,
-relative to a reference setting, and which are on the Pareto front."""
+relative to a reference setting, and which are on the Pareto front.
+
+One grouped read of the commit's results on the machine and dataset, per configuration
+and codec set, serves both the codec series index (which series this commit was
+measured in) and the points; the points are plain dicts in TradeoffPoint's field order,
+serialised by orjson (as history's are). Built so, a request reads three lookups and
+that one statement (plus the counted runs' values, only when there are any), where
+the ORM objects, pydantic models and per-request statements it replaced cost it more
+than its SQL (docs/perf/api.md)."""
 
 from __future__ import annotations
 
 import math
 import statistics
 from collections import defaultdict
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.analysis.configuration import ConfigSelector
-from basketbench.analysis.schemas import Relative, SpeedSummary, TradeoffOut, TradeoffPoint
-from basketbench.analysis.series import choose_codecs
-from basketbench.catalog.lookup import get_commit, get_dataset, get_machine
-from basketbench.catalog.service import machine_ref
+from basketbench.analysis.series import index_of
+from basketbench.catalog import dimensions as dimcache
+from basketbench.catalog.lookup import get_commit_ref, get_dataset_ref, get_machine_ref
 from basketbench.core.errors import NotFound
 from basketbench.models import Configuration, Result
+from basketbench.schemas.refs import ConfigurationOut
+
+PointDict = dict[str, Any]
 
 
 def _pareto(values: list[tuple[float, float] | None]) -> list[bool]:
@@ -35,78 +46,169 @@ def _pareto(values: list[tuple[float, float] | None]) -> list[bool]:
     return flags
 
 
+# (sum, count) of each averaged column, so the groups of several codec sets of one series
+# merge into the mean over all their results; min and max of the speeds' envelopes.
+_AVERAGED = (Result.ratio, Result.compressed_bytes, Result.c_median, Result.d_median)
+_COUNTED = (Result.c_instructions_per_mb, Result.d_instructions_per_mb)
+
+
+@lru_cache(maxsize=1)
+def _groups_statement() -> Any:
+    """The commit's results on one machine and dataset grouped per configuration and codec
+    set, in the order the points are shown (setting, codec): every configuration, so the
+    same rows give the codec series index; built once."""
+    sums = [f(col) for col in _AVERAGED for f in (func.sum, func.count)]
+    per = (select(Result.configuration_id, Result.codec_set_id, *sums,
+                  func.min(Result.c_min), func.max(Result.c_max),
+                  func.min(Result.d_min), func.max(Result.d_max),
+                  *(func.count(col) for col in _COUNTED))
+           .where(Result.commit_id == bindparam("commit_id"),
+                  Result.machine_id == bindparam("machine_id"),
+                  Result.dataset_id == bindparam("dataset_id"))
+           .group_by(Result.configuration_id, Result.codec_set_id)
+           .subquery())
+    return (select(*per.c)
+            .join(Configuration, Configuration.id == per.c.configuration_id)
+            .order_by(Configuration.setting, Configuration.codec, per.c.configuration_id,
+                      per.c.codec_set_id))
+
+
+@lru_cache(maxsize=1)
+def _counts_statement() -> Any:
+    """The counted runs' instructions per MB of some configurations and codec sets."""
+    return (select(Result.configuration_id, Result.codec_set_id, *_COUNTED)
+            .where(Result.commit_id == bindparam("commit_id"),
+                   Result.machine_id == bindparam("machine_id"),
+                   Result.dataset_id == bindparam("dataset_id"),
+                   Result.configuration_id.in_(bindparam("configuration_ids", expanding=True)),
+                   or_(*(col.is_not(None) for col in _COUNTED))))
+
+
 def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: ConfigSelector,
-             reference: int | None, codecs: str | None = None) -> TradeoffOut:
-    c = get_commit(session, commit)
-    m = get_machine(session, machine)
-    ds = get_dataset(session, dataset)
-    choice = choose_codecs(session, [Result.commit_id == c.id, Result.machine_id == m.id,
-                                     Result.dataset_id == ds.id], codecs)
-    stmt = (select(Configuration, func.avg(Result.ratio), func.avg(Result.compressed_bytes),
-                   func.avg(Result.c_median), func.min(Result.c_min), func.max(Result.c_max),
-                   func.avg(Result.d_median), func.min(Result.d_min), func.max(Result.d_max))
-            .join(Configuration, Configuration.id == Result.configuration_id)
-            .where(Result.commit_id == c.id, Result.machine_id == m.id,
-                   Result.dataset_id == ds.id, *sel.clauses(with_setting=False),
-                   choice.clause())
-            .group_by(Configuration.id)
-            .order_by(Configuration.setting, Configuration.codec))
-    rows = session.execute(stmt).all()
-    if reference is not None and not any(r[0].setting == reference for r in rows):
+             reference: int | None, codecs: str | None = None) -> dict[str, Any]:
+    """JSON-ready dict shaped like schemas.analysis.TradeoffOut."""
+    commit_id, sha, order = get_commit_ref(session, commit)
+    m = get_machine_ref(session, machine)
+    ds_id, ds_name = get_dataset_ref(session, dataset)
+    params = {"commit_id": commit_id, "machine_id": m.id, "dataset_id": ds_id}
+    groups = [tuple(row) for row in session.execute(_groups_statement(), params)]
+    # The codec series of this commit's results (every configuration): one commit, so
+    # each set reaches from this commit's git order to itself.
+    set_ids = sorted({row[1] for row in groups}, key=lambda s: (s is not None, s or 0))
+    choice = index_of(session, [(s, order, order, 1) for s in set_ids]).pick(codecs)
+    chosen = set(choice.ids)
+    confs = dimcache.configurations(session, {row[0] for row in groups})
+    wanted = {cid for cid, conf in confs.items() if _selected(conf, sel)}
+    shown = [row for row in groups if row[1] in chosen and row[0] in wanted]
+    merged = _merge(shown)
+    if reference is not None and not any(confs[cid].setting == reference for cid in merged):
         raise NotFound(f"reference setting {reference} has no result here")
-
-    def speed(median: Any, lo: Any, hi: Any) -> SpeedSummary | None:
-        return None if median is None else SpeedSummary(median=median, min=lo, max=hi)
-
-    def front(idx: int) -> list[bool]:
-        return _pareto([
-            (r[1], r[idx]) if r[1] is not None and r[idx] is not None
-            and r[0].codec != "memcpy" else None for r in rows])
-
-    pc, pd = front(3), front(6)
-    ref = next((r for r in rows if r[0].setting == reference), None)
-    counts = _count_medians(session, [Result.commit_id == c.id, Result.machine_id == m.id,
-                                      Result.dataset_id == ds.id, choice.clause()],
-                            [r[0].id for r in rows])
-
-    def rel(a: Any, b: Any) -> float | None:
-        return None if a is None or b in (None, 0) else float(a) / float(b)
-
-    points = []
-    for i, r in enumerate(rows):
-        conf = r[0]
-        relative = None
-        if ref is not None:
-            relative = Relative(ratio=rel(r[1], ref[1]), compressed_bytes=rel(r[2], ref[2]),
-                                compress_mbps=rel(r[3], ref[3]),
-                                decompress_mbps=rel(r[6], ref[6]))
-        points.append(TradeoffPoint(
-            configuration_id=conf.id, setting=conf.setting, algorithm=conf.algorithm,
-            codec=conf.codec, level=conf.level, label=conf.label, ratio=r[1],
-            compressed_bytes=int(r[2]) if r[2] is not None else None,
-            compress_mbps=speed(r[3], r[4], r[5]), decompress_mbps=speed(r[6], r[7], r[8]),
-            pareto_compress=pc[i], pareto_decompress=pd[i], relative=relative,
-            compress_instructions_per_mb=counts.get((conf.id, 0)),
-            decompress_instructions_per_mb=counts.get((conf.id, 1))))
-    return TradeoffOut.model_validate({
-        "commit": c.sha, "machine": machine_ref(m), "dataset": ds.name, "reference": reference,
-        "points": points, "codecs": choice.shown, "codec_series": choice.available})
+    counted = any(row[14] or row[15] for row in shown)
+    counts = _count_medians(session, params, merged, chosen) if counted else {}
+    points = [_point(confs[cid], values, counts) for cid, values in merged.items()]
+    ref = next((values for cid, values in merged.items() if confs[cid].setting == reference),
+               None)
+    for side, index in (("pareto_compress", 2), ("pareto_decompress", 3)):
+        flags = _pareto([(v[0], v[index]) if v[0] is not None and v[index] is not None
+                         and confs[cid].codec != "memcpy" else None
+                         for cid, v in merged.items()])
+        for point, flag in zip(points, flags, strict=True):
+            point[side] = flag
+    for point, values in zip(points, merged.values(), strict=True):
+        point["relative"] = None if ref is None else {
+            name: _rel(values[k], ref[k]) for k, name in enumerate(
+                ("ratio", "compressed_bytes", "compress_mbps", "decompress_mbps"))}
+    return {"commit": sha, "machine": m.model_dump(), "dataset": ds_name,
+            "reference": reference, "points": points, "codecs": choice.shown,
+            "codec_series": choice.available}
 
 
-def _count_medians(session: Session, where: list[Any], configuration_ids: list[int]
-                   ) -> dict[tuple[int, int], float]:
+def _selected(conf: ConfigurationOut, sel: ConfigSelector) -> bool:
+    """ConfigSelector.clauses(with_setting=False), applied to a cached configuration."""
+    return (conf.preconditioner == sel.preconditioner
+            and conf.dictionary_size == sel.dictionary_size
+            and conf.basket_size == sel.basket_size and conf.mode == sel.mode
+            and conf.threads == sel.threads and (sel.codec is None or conf.codec == sel.codec))
+
+
+Values = tuple[Any, ...]
+"""A configuration's means (ratio, compressed bytes, compress and decompress median) and
+envelopes (compress min, max, decompress min, max)."""
+
+
+def _merge(rows: list[tuple[Any, ...]]) -> dict[int, Values]:
+    """One entry per configuration (rows in shown order): the means over the results of
+    its chosen codec sets (sums and counts added; the mean of one set as SQL's avg
+    computes it), and the envelopes of their speeds."""
+    sums: dict[int, list[Any]] = {}
+    for row in rows:
+        cid = row[0]
+        s = sums.get(cid)
+        if s is None:
+            sums[cid] = list(row[2:14])
+            continue
+        for k in range(0, 8, 2):  # sums and counts of the averaged columns
+            s[k] = _add(s[k], row[2 + k])
+            s[k + 1] += row[3 + k]
+        s[8], s[10] = _pick(min, s[8], row[10]), _pick(min, s[10], row[12])
+        s[9], s[11] = _pick(max, s[9], row[11]), _pick(max, s[11], row[13])
+    out: dict[int, Values] = {}
+    for cid, s in sums.items():
+        ratio, size, cmed, dmed = (None if s[k + 1] == 0 else s[k] / s[k + 1]
+                                   for k in range(0, 8, 2))
+        out[cid] = (ratio, size, cmed, dmed, s[8], s[9], s[10], s[11])
+    return out
+
+
+def _add(a: Any, b: Any) -> Any:
+    return b if a is None else a if b is None else a + b
+
+
+def _pick(f: Any, a: Any, b: Any) -> Any:
+    """f(a, b) of two values that may be missing."""
+    return b if a is None else a if b is None else f(a, b)
+
+
+def _point(conf: ConfigurationOut, v: Values, counts: dict[tuple[int, int], float]
+           ) -> PointDict:
+    """A TradeoffPoint's fields in order (the Pareto flags and ``relative`` filled after)."""
+    size = v[1]
+    return {
+        "configuration_id": conf.id, "setting": conf.setting, "algorithm": conf.algorithm,
+        "codec": conf.codec, "level": conf.level, "label": conf.label,
+        "ratio": None if v[0] is None else float(v[0]),
+        "compressed_bytes": None if size is None else int(size),
+        "compress_mbps": _speed(v[2], v[4], v[5]), "decompress_mbps": _speed(v[3], v[6], v[7]),
+        "pareto_compress": False, "pareto_decompress": False, "relative": None,
+        "compress_instructions_per_mb": counts.get((conf.id, 0)),
+        "decompress_instructions_per_mb": counts.get((conf.id, 1))}
+
+
+def _speed(median: Any, lo: Any, hi: Any) -> dict[str, Any] | None:
+    return None if median is None else {"median": float(median), "min": _float(lo),
+                                        "max": _float(hi)}
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _rel(a: Any, b: Any) -> float | None:
+    return None if a is None or b in (None, 0) else float(a) / float(b)
+
+
+def _count_medians(session: Session, params: dict[str, Any], merged: dict[int, Values],
+                   chosen: set[int | None]) -> dict[tuple[int, int], float]:
     """Median instructions per MB of the counted runs, per (configuration, 0 = compress /
     1 = decompress); a handful of rows (only counted runs carry them), so in Python."""
-    if not configuration_ids:
-        return {}
-    rows = session.execute(
-        select(Result.configuration_id, Result.c_instructions_per_mb, Result.d_instructions_per_mb)
-        .where(*where, Result.configuration_id.in_(configuration_ids),
-               or_(Result.c_instructions_per_mb.is_not(None),
-                   Result.d_instructions_per_mb.is_not(None)))).all()
+    rows = session.execute(_counts_statement(),
+                           {**params, "configuration_ids": sorted(merged)}).all()
     values: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for conf, c, d in rows:
+    for conf, set_id, c, d in rows:
+        if set_id not in chosen:
+            continue
         for op, v in ((0, c), (1, d)):
             if v is not None:
                 values[(conf, op)].append(float(v))
     return {k: float(statistics.median(v)) for k, v in values.items()}
+

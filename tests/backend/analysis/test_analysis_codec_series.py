@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bb_factories import document, post_webhook, push_payload, sha, with_codecs
 from bb_factories import post_result_document as post
 
@@ -90,3 +92,37 @@ def test_machine_codec_series_lists_each_series_with_its_newest_commits(client, 
         ("host", 1, [checkout]), ("builtin", 2, [new, old])]
     r = client.get("/api/v1/codec-series", params={"machine": "no-such-machine"})
     assert r.status_code == 404
+
+
+def test_tradeoff_means_a_commit_measured_with_several_sets_of_one_series(client, auth):
+    """builtin at two zstd versions is one series: a commit measured with both shows the
+    mean of their results and the envelope of their speeds, as two commits measured
+    with one set each show them apart."""
+    shas = [sha(i, "two-sets") for i in range(3)]
+    assert post_webhook(client, "push", push_payload(shas), "two-sets").status_code == 202
+    for alone, (scale, seed, zstd) in zip(shas[:2], ((1.0, 1, "1.5.6"), (1.04, 2, "1.5.7")),
+                                          strict=True):
+        for commit in (alone, shas[2]):
+            post(client, auth, with_codecs(document(commit=commit, size_scale=scale, seed=seed),
+                                           "builtin", zstd=zstd))
+
+    def points(commit: str) -> dict[int, dict[str, Any]]:
+        t = get(client, "/api/v1/tradeoff", commit=commit, machine="bench-01",
+                dataset="nanoaod", reference=505)
+        assert t["codecs"]["set"] == "builtin" and len(t["codec_series"]) == 1
+        return {p["setting"]: p for p in t["points"]}
+
+    one, two, both = points(shas[0]), points(shas[1]), points(shas[2])
+    assert set(both) == set(one) == set(two)
+    for setting, p in both.items():
+        a, b = one[setting], two[setting]
+        assert p["compressed_bytes"] == int((a["compressed_bytes"] + b["compressed_bytes"]) / 2)
+        assert p["ratio"] == pytest.approx((a["ratio"] + b["ratio"]) / 2, rel=1e-12)
+        for metric in ("compress_mbps", "decompress_mbps"):
+            assert p[metric]["median"] == pytest.approx(
+                (a[metric]["median"] + b[metric]["median"]) / 2, rel=1e-12)
+            assert p[metric]["min"] == min(a[metric]["min"], b[metric]["min"])
+            assert p[metric]["max"] == max(a[metric]["max"], b[metric]["max"])
+        ref = both[505]
+        assert p["relative"]["compress_mbps"] == pytest.approx(
+            p["compress_mbps"]["median"] / ref["compress_mbps"]["median"], rel=1e-12)
