@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from bb_factories import document, post_webhook, push_payload, sha, with_codecs
 from bb_factories import post_result_document as post
 
