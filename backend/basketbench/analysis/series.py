@@ -6,14 +6,17 @@ ROOT."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from basketbench.catalog.lookup import get_machine
 from basketbench.core.errors import NotFound
+from basketbench.core.sqlutil import plain_rows
 from basketbench.models import Commit, Result, ResultDocument
 from basketbench.results import codec_sets as codec_service
 
@@ -25,11 +28,6 @@ class CodecChoice:
     ids: list[int | None]
     shown: dict[str, Any] | None
     available: list[dict[str, Any]]
-
-    def clause(self) -> Any:
-        present = [i for i in self.ids if i is not None]
-        clause = Result.codec_set_id.in_(present)
-        return clause | Result.codec_set_id.is_(None) if None in self.ids else clause
 
 
 @dataclass
@@ -109,10 +107,28 @@ def index_of(session: Session, rows: list[tuple[Any, ...]]) -> SeriesIndex:
     return index
 
 
-def choose_codecs(session: Session, where: list[Any], requested: str | None) -> CodecChoice:
-    """The codec series among the results matching `where`: the requested one (a series key
-    or a set name), else the one measured on the newest commit."""
-    return series_index(session, where).pick(requested)
+@lru_cache(maxsize=1)
+def _commit_sets_statement() -> Any:
+    return (select(Result.codec_set_id).distinct()
+            .where(Result.commit_id == bindparam("commit_id"),
+                   Result.machine_id == bindparam("machine_id")))
+
+
+def commit_series_index(session: Session, commit_id: int, order: int, machine_id: int
+                        ) -> SeriesIndex:
+    """series_index of one commit's results on one machine: each of its codec sets
+    reaches from the commit's git order to itself (no join with commits), in set order."""
+    found = {row[0] for row in plain_rows(session, _commit_sets_statement(),
+                                          {"commit_id": commit_id, "machine_id": machine_id})}
+    return index_of(session, commit_set_rows(found, order))
+
+
+def commit_set_rows(set_ids: Iterable[int | None], order: int
+                    ) -> list[tuple[int | None, int, int, int]]:
+    """index_of's rows for the codec sets of one commit at git order ``order``: legacy
+    (None) first, then by id."""
+    return [(s, order, order, 1)
+            for s in sorted(set(set_ids), key=lambda s: (s is not None, s or 0))]
 
 
 def machine_codec_series(session: Session, machine: str, latest: int = 2) -> list[dict[str, Any]]:

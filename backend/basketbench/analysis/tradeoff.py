@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.analysis.configuration import ConfigSelector
-from basketbench.analysis.series import index_of
+from basketbench.analysis.series import commit_set_rows, index_of
 from basketbench.catalog import dimensions as dimcache
 from basketbench.catalog.lookup import get_commit_ref, get_dataset_ref, get_machine_ref
 from basketbench.core.errors import NotFound
@@ -94,8 +94,7 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
     groups = [tuple(row) for row in session.execute(_groups_statement(), params)]
     # The codec series of this commit's results (every configuration): one commit, so
     # each set reaches from this commit's git order to itself.
-    set_ids = sorted({row[1] for row in groups}, key=lambda s: (s is not None, s or 0))
-    choice = index_of(session, [(s, order, order, 1) for s in set_ids]).pick(codecs)
+    choice = index_of(session, commit_set_rows((row[1] for row in groups), order)).pick(codecs)
     chosen = set(choice.ids)
     confs = dimcache.configurations(session, {row[0] for row in groups})
     wanted = {cid for cid, conf in confs.items() if _selected(conf, sel)}

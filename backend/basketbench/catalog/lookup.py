@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
@@ -39,7 +39,13 @@ _COMMIT_REF = (select(Commit.id, Commit.sha, Commit.order)
                .where(Commit.sha >= bindparam("lo"), Commit.sha < bindparam("hi")).limit(2))
 
 
-def get_commit_ref(session: Session, ref: str) -> tuple[int, str, int]:
+class CommitRef(NamedTuple):
+    id: int
+    sha: str
+    order: int
+
+
+def get_commit_ref(session: Session, ref: str) -> CommitRef:
     """get_commit's (id, sha, git order) only, for the hot reads: the ORM object (its
     message, parents, ...) and a statement built per request cost a tradeoff ~1 ms."""
     sha = normalise_sha(ref)
@@ -48,7 +54,7 @@ def get_commit_ref(session: Session, ref: str) -> tuple[int, str, int]:
         raise BadRequest(f"commit prefix {ref!r} is ambiguous", [row[1] for row in found])
     if not found:
         raise NotFound(f"unknown commit {ref!r}")
-    return found[0][0], found[0][1], found[0][2]
+    return CommitRef(*found[0])
 
 
 def get_commit(session: Session, ref: str, repository_id: int | None = None) -> Commit:

@@ -35,3 +35,17 @@ def insert_ignore(session: Session, table: Table, rows: Sequence[dict[str, Any]]
     module: Any = postgresql if dialect == "postgresql" else sqlite
     stmt = module.insert(table).on_conflict_do_nothing(index_elements=list(conflict))
     session.execute(stmt, list(rows))
+
+
+def plain_rows(session: Session, stmt: Any, params: dict[str, Any] | None = None
+               ) -> list[tuple[Any, ...]]:
+    """All rows of a Core statement as the driver's tuples. SQLAlchemy executes (events,
+    error handling, the statement guard); the rows come from its DBAPI cursor rather than
+    wrapped in Row objects one by one: ~0.6 us a row, which thousands of rows per request
+    (history points, compare sides) paid for nothing. Only for columns without result
+    processing (ints, floats, text): what the driver gives is what the type gives."""
+    result = session.connection().execute(stmt, params or {})
+    try:
+        return list(result.cursor.fetchall())
+    finally:
+        result.close()

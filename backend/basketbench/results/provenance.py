@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import bindparam, select, tuple_
 from sqlalchemy.orm import Session
 
+from basketbench.core.sqlutil import plain_rows
 from basketbench.models import ResultDocument
 
 BUILD_COLUMNS = (ResultDocument.tool, ResultDocument.backend, ResultDocument.root_commit,
@@ -48,11 +49,7 @@ def build_refs(session: Session, machine_id: int, commit_ids: Collection[int],
     (docs/provenance.md)."""
     if not commit_ids:
         return [], {}
-    result = session.connection().execute(_MACHINE_BUILDS, {"machine_id": machine_id})
-    try:
-        rows = result.cursor.fetchall()
-    finally:
-        result.close()
+    rows = plain_rows(session, _MACHINE_BUILDS, {"machine_id": machine_id})
     wanted_ids = commit_ids if isinstance(commit_ids, set | frozenset) else set(commit_ids)
     wanted_sets = set(codec_set_ids) if codec_set_ids is not None else None
     ids: dict[tuple[Any, ...], int] = {}

@@ -14,15 +14,14 @@ from basketbench.analysis.compare.result import CompareResult, Mode
 from basketbench.analysis.compare.rows import compare_rows
 from basketbench.analysis.compare.sides import load_side
 from basketbench.analysis.schemas import CompareSide
-from basketbench.analysis.series import CodecChoice, series_index
+from basketbench.analysis.series import CodecChoice, commit_series_index
 from basketbench.catalog import dimensions as dimcache
-from basketbench.catalog.lookup import get_commit, get_dataset, get_machine
-from basketbench.catalog.service import machine_ref
+from basketbench.catalog.lookup import CommitRef, get_commit_ref, get_dataset_ref, get_machine_ref
 from basketbench.core.config import Settings
 from basketbench.core.errors import BadRequest
-from basketbench.models import Commit, Machine, Result
 from basketbench.models.result import SPEED_METRICS
 from basketbench.results import provenance
+from basketbench.schemas.refs import MachineRef
 from basketbench.stats.counts import DEFAULT_THRESHOLD_PERCENT
 from basketbench.stats.deltas import MIN_EFFECT_PCT
 
@@ -40,10 +39,10 @@ def compare(session: Session, request: CompareRequest,
     different times alone get none (``significant`` false)."""
     metrics = request.metrics()
     mode, mb, mh, cb, ch = _pair(session, request)
-    ds_id = get_dataset(session, request.dataset).id if request.dataset else None
+    ds_id = get_dataset_ref(session, request.dataset)[0] if request.dataset else None
     base_choice, head_choice, in_both = _codec_series(session, request.codecs, cb, mb, ch, mh)
-    base = load_side(session, cb.id, mb.id, ds_id, metrics, base_choice.clause())
-    head = load_side(session, ch.id, mh.id, ds_id, metrics, head_choice.clause())
+    base = load_side(session, cb.id, mb.id, ds_id, metrics, base_choice.ids)
+    head = load_side(session, ch.id, mh.id, ds_id, metrics, head_choice.ids)
     keys = sorted(base.keys() & head.keys())
     conf_outs = dimcache.configurations(session, {k[1] for k in keys})
     names = dimcache.dataset_names(session, {k[0] for k in keys})
@@ -84,29 +83,32 @@ def compare(session: Session, request: CompareRequest,
 
 
 def _pair(session: Session, request: CompareRequest
-          ) -> tuple[Mode, Machine, Machine, Commit, Commit]:
-    """The mode, then the base and head machines and commits (looked up in this order)."""
+          ) -> tuple[Mode, MachineRef, MachineRef, CommitRef, CommitRef]:
+    """The mode, then the base and head machines and commits (looked up in this order),
+    their identity columns only."""
     r = request
     if r.base_commit and r.head_commit and r.machine:
-        m = get_machine(session, r.machine)
-        return ("commits", m, m, get_commit(session, r.base_commit),
-                get_commit(session, r.head_commit))
+        m = get_machine_ref(session, r.machine)
+        return ("commits", m, m, get_commit_ref(session, r.base_commit),
+                get_commit_ref(session, r.head_commit))
     if r.base_machine and r.head_machine and r.commit:
-        mb, mh = get_machine(session, r.base_machine), get_machine(session, r.head_machine)
-        c = get_commit(session, r.commit)
+        mb = get_machine_ref(session, r.base_machine)
+        mh = get_machine_ref(session, r.head_machine)
+        c = get_commit_ref(session, r.commit)
         return "machines", mb, mh, c, c
     raise BadRequest("give base_commit+head_commit+machine or "
                      "base_machine+head_machine+commit")
 
 
-def _codec_series(session: Session, codecs: str | None, cb: Commit, mb: Machine, ch: Commit,
-                  mh: Machine) -> tuple[CodecChoice, CodecChoice, list[dict[str, Any]]]:
+def _codec_series(session: Session, codecs: str | None, cb: CommitRef, mb: MachineRef,
+                  ch: CommitRef, mh: MachineRef,
+                  ) -> tuple[CodecChoice, CodecChoice, list[dict[str, Any]]]:
     """Both sides in one codec series (builtin: whatever versions each commit pins): the
     requested one, else the newest both have. With none in common each side shows its own
     newest series, and the series in both (the third value) is empty, which the dashboard
     names. Returns (base's choice, head's choice, series in both)."""
-    head_series = series_index(session, [Result.commit_id == ch.id, Result.machine_id == mh.id])
-    base_series = series_index(session, [Result.commit_id == cb.id, Result.machine_id == mb.id])
+    head_series = commit_series_index(session, ch.id, ch.order, mh.id)
+    base_series = commit_series_index(session, cb.id, cb.order, mb.id)
     common = [k for k in head_series.keys_newest_first() if k in base_series.ids]
     wanted = codecs if codecs is not None else (common[0] if common else None)
     head_choice = head_series.pick(wanted)
@@ -117,7 +119,7 @@ def _codec_series(session: Session, codecs: str | None, cb: Commit, mb: Machine,
     return base_choice, head_choice, in_both
 
 
-def _compare_side(commit: Commit, machine: Machine, choice: CodecChoice,
+def _compare_side(commit: CommitRef, machine: MachineRef, choice: CodecChoice,
                   builds: list[dict[str, Any]], busy: bool | None) -> CompareSide:
-    return CompareSide(commit=commit.sha, machine=machine_ref(machine), codecs=choice.shown,
+    return CompareSide(commit=commit.sha, machine=machine, codecs=choice.shown,
                        builds=builds, busy=busy)

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import orjson
-from sqlalchemy import Text, cast, select
+from sqlalchemy import Text, bindparam, cast, select
 from sqlalchemy.orm import Session
 
+from basketbench.core.sqlutil import plain_rows
 from basketbench.models import Result
 
 Samples = str | list[float] | None
@@ -57,26 +59,40 @@ def samples(raw: Samples) -> list[float] | None:
     return orjson.loads(raw) if isinstance(raw, str) else raw
 
 
-def load_side(session: Session, commit_id: int, machine_id: int, dataset_id: int | None,
-              metrics: list[str], codec_clause: Any) -> dict[tuple[int, int], Side]:
-    """The side's values per (dataset id, configuration id); samples only of the speeds
-    compared. Several runs of the commit are merged: means, and all their samples."""
-    want_c = "compress_mbps" in metrics
-    want_d = "decompress_mbps" in metrics
+@lru_cache(maxsize=32)
+def _side_statement(want_c: bool, want_d: bool, by_dataset: bool, legacy: bool) -> Any:
+    """A side's rows: built once per shape (which samples, one dataset or all, whether the
+    codec series is the legacy one of results without a codec set), as parameters."""
     cols = [Result.dataset_id, Result.configuration_id, Result.ratio, Result.compressed_bytes,
             Result.c_median, Result.d_median,
             cast(Result.c_samples, Text) if want_c else Result.c_n,
             cast(Result.d_samples, Text) if want_d else Result.d_n,
             Result.c_instructions_per_mb, Result.d_instructions_per_mb]
-    stmt = select(*cols).where(Result.commit_id == commit_id, Result.machine_id == machine_id,
-                               codec_clause)
-    if dataset_id is not None:
-        stmt = stmt.where(Result.dataset_id == dataset_id)
+    sets: Any = Result.codec_set_id.in_(bindparam("set_ids", expanding=True))
+    if legacy:
+        sets = sets | Result.codec_set_id.is_(None)
+    stmt = select(*cols).where(Result.commit_id == bindparam("commit_id"),
+                               Result.machine_id == bindparam("machine_id"), sets)
+    if by_dataset:
+        stmt = stmt.where(Result.dataset_id == bindparam("dataset_id"))
+    return stmt
+
+
+def load_side(session: Session, commit_id: int, machine_id: int, dataset_id: int | None,
+              metrics: list[str], codec_set_ids: list[int | None]
+              ) -> dict[tuple[int, int], Side]:
+    """The side's values per (dataset id, configuration id), in these codec sets (None: the
+    results without one); samples only of the speeds compared. Several runs of the commit
+    are merged: means, and all their samples."""
+    want_c = "compress_mbps" in metrics
+    want_d = "decompress_mbps" in metrics
+    stmt = _side_statement(want_c, want_d, dataset_id is not None, None in codec_set_ids)
     out: dict[tuple[int, int], Side] = {}
     repeated: dict[tuple[int, int], list[Side]] = {}
-    # Core execution: plain row tuples (864 per side), no ORM loading per row.
-    for row in session.connection().execute(stmt).all():
-        ds, conf, ratio, cb, cm, dm, cs, dsmp, ci, di = tuple(row)
+    # Plain row tuples (864 per side), no Row objects.
+    for ds, conf, ratio, cb, cm, dm, cs, dsmp, ci, di in plain_rows(session, stmt, {
+            "commit_id": commit_id, "machine_id": machine_id, "dataset_id": dataset_id,
+            "set_ids": [i for i in codec_set_ids if i is not None]}):
         side = Side(ratio, cb, cm, dm, cs if want_c else None, dsmp if want_d else None,
                     ci, di)
         key = (ds, conf)
