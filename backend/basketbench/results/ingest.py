@@ -511,7 +511,7 @@ RESULT_COLUMNS = tuple(COPY_TYPES)
 
 _SCREEN_COLUMNS = [RESULT_COLUMNS.index(c) for c in (
     "dataset_id", "configuration_id", "codec_set_id", "ratio", "compressed_bytes", "c_median",
-    "d_median", "c_instructions_per_mb", "d_instructions_per_mb")]
+    "d_median", "c_instructions_per_mb", "d_instructions_per_mb", "c_samples", "d_samples")]
 _ROUNDTRIP_OK = RESULT_COLUMNS.index("roundtrip_ok")
 
 

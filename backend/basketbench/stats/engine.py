@@ -75,6 +75,9 @@ class SeriesInput:
     # Each point's median (SeriesPoint.median), when the caller has them as an array
     # already; else taken from the points.
     medians: Array | None = None
+    # within_se of the newest point's samples, when the caller knows it without them (the
+    # service's packed points of a commit measured once); else computed from the samples.
+    newest_se: float | None = None
 
     def __post_init__(self) -> None:
         if self.medians is None:
@@ -108,6 +111,16 @@ def _log_matrix(rows: Sequence[Sequence[float] | Array], width: int) -> Array:
     return out
 
 
+def _newest_se(series: list[SeriesInput]) -> Array:
+    """within_se of each series' newest point: given, or from its samples (computed
+    together, the same values as one by one)."""
+    out = np.array([np.nan if s.newest_se is None else s.newest_se for s in series])
+    unknown = [k for k, s in enumerate(series) if s.newest_se is None]
+    if unknown:
+        out[unknown] = within_se([series[k].points[-1].samples for k in unknown])
+    return out
+
+
 def screen(family: list[SeriesInput], rule: SpeedRule) -> list[Candidate]:
     """Candidates for confirmation among a commit's series (one BH family)."""
     return with_evidence(family, tested_candidates(family, rule), rule)
@@ -129,7 +142,7 @@ def tested_candidates(family: list[SeriesInput], rule: SpeedRule) -> list[Candid
         refs = [family[i].levels[:-back] for i in idx]
         news = [family[i].levels[-back:] if back > 1 else family[i].points[-1].runs
                 for i in idx]
-        se = within_se([family[i].points[-1].samples for i in idx])
+        se = _newest_se([family[i] for i in idx])
         lt = level_test(_log_matrix(refs, w), _log_matrix(news, max(len(n) for n in news)), se,
                         rule.scale_floor)
         for k, i in enumerate(idx):

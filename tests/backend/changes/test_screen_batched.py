@@ -7,6 +7,7 @@ point lists."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -79,6 +80,38 @@ def test_a_family_of_median_arrays_is_screened_as_one_of_point_lists() -> None:
                           np.array([p.median for p in pts])) for s, pts in enumerate(points)]
     a, b = screen(lists, rule), screen(arrays, rule)
     assert a == b and len(a) >= 5
+
+
+def test_the_newest_points_standard_error_given_screens_as_its_samples() -> None:
+    """The service gives the newest point's within-run standard error from its packed
+    points (a commit measured once) instead of its samples: the same candidates, and the
+    tests do read it (a wrong value loses the step on the newest commit)."""
+    rng = np.random.default_rng(4)
+    rule = SpeedRule()
+    points = []
+    for s in range(40):
+        runs = 100.0 * (1 + rng.normal(0, 0.004, 60))
+        if s in (1, 3):
+            runs[-1] *= 0.92  # a step on the newest commit
+        points.append([SeriesPoint(c, [float(runs[c])], (runs[c] * (1 + rng.normal(
+            0, 0.004, 9))).tolist()) for c in range(60)])
+
+    def family(se: Callable[[list[SeriesPoint]], float] | None) -> list[SeriesInput]:
+        def newest_without_samples(pts: list[SeriesPoint]) -> list[SeriesPoint]:
+            return [*pts[:-1], SeriesPoint(pts[-1].commit, pts[-1].runs, [])]
+        return [SeriesInput(s, pts if se is None or s % 2 == 0 else
+                            newest_without_samples(pts), 2.0, set(),
+                            np.array([p.median for p in pts]),
+                            None if se is None or s % 2 == 0 else se(pts))
+                for s, pts in enumerate(points)]
+
+    from basketbench.stats.engine import tested_candidates
+    samples = tested_candidates(family(None), rule)
+    assert {c.series for c in samples if c.test == "single"} >= {1, 3}
+    given = tested_candidates(family(lambda pts: float(within_se([pts[-1].samples])[0])), rule)
+    assert given == samples
+    wrong = tested_candidates(family(lambda pts: 1.0), rule)
+    assert not {c.series for c in wrong if c.test == "single"} & {1, 3}
 
 
 def test_split_shifts_are_the_medians_of_both_parts_bit_for_bit() -> None:

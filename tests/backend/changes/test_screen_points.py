@@ -21,6 +21,7 @@ from basketbench.changes.detection.service import after_ingest
 from basketbench.core.config import Settings
 from basketbench.models import Repository, ResultDocument, Run, ScreenPoints
 from basketbench.models.commit import Commit
+from basketbench.stats.speed import within_se
 from bb_factories import make_settings, sha
 from changes_support import ingest, make_doc, with_counts, with_load_record
 from fastapi.testclient import TestClient
@@ -104,6 +105,23 @@ def _cells_as_reloaded(session: Session, document_id: int) -> None:
             assert mine.medians(metric).tolist() == pytest.approx(
                 [v.median(metric) if v.runs.get(metric) else math.nan for v in values],
                 rel=0, abs=0, nan_ok=True)
+    # each run's packed standard error: within_se of the samples the reload gives its cell,
+    # bit for bit, wherever the window knows it (cells of one run); cells of several runs
+    # (commit 10 here) are left to their samples
+    with_samples = history.load_series(session, doc.machine_id, commits, keys,
+                                       regular_only=True)
+    known = 0
+    for key, values in with_samples.items():
+        for metric in ("compress_mbps", "decompress_mbps"):
+            for i, v in enumerate(values):
+                se = cells[key].known_se(metric, i)
+                runs = len(v.runs.get(metric, []))
+                assert (se is None) == (runs != 1), (key, metric, v.commit_id, runs)
+                if se is not None:
+                    expected = float(within_se([v.samples[metric]])[0])
+                    assert se == expected or math.isnan(se) and math.isnan(expected)
+                    known += 1
+    assert known > 0
 
 
 def test_the_packed_points_give_the_verdicts_of_the_reload(

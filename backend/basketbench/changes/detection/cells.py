@@ -56,14 +56,19 @@ class _MadeWhenRead(Sequence[T]):
 class SeriesCells(_MadeWhenRead[CommitValues]):
     """One series' cells, oldest first (git order, then commit id)."""
 
-    __slots__ = ("_made", "_make", "_medians", "_rank_of", "_ranks", "commit_ids", "orders")
+    __slots__ = ("_made", "_make", "_medians", "_rank_of", "_ranks", "_se", "commit_ids",
+                 "orders")
 
     def __init__(self, commit_ids: Ints, orders: Ints, medians: dict[str, Array],
                  make: Callable[[int], CommitValues],
-                 ranks: tuple[dict[int, int], Ints] | None = None) -> None:
+                 ranks: tuple[dict[int, int], Ints] | None = None,
+                 se: dict[str, Array] | None = None) -> None:
         self.commit_ids = commit_ids
         self.orders = orders
         self._medians = medians
+        # per speed metric, each cell's standard error when the window knows it (a cell of
+        # one run: its run's, from the packed points), inf where its samples must be read
+        self._se = se
         self._make = make
         self._made: dict[int, CommitValues] = {}
         # A window's series: its commits' ranks in the window (ascending, as the cells
@@ -95,6 +100,14 @@ class SeriesCells(_MadeWhenRead[CommitValues]):
     def medians(self, metric: str) -> Array:
         """The median of each cell's runs of a speed metric (NaN: no runs)."""
         return self._medians[metric]
+
+    def known_se(self, metric: str, i: int) -> float | None:
+        """stats.speed.within_se of cell i's samples, known without reading them (the
+        packed points of a cell of one run), else None."""
+        if self._se is None:
+            return None
+        value = float(self._se[metric][i])
+        return None if value == math.inf else value
 
     def positions(self, commit_ids: set[int]) -> list[int]:
         """The indices of these commits' cells (those the series has), ascending: a

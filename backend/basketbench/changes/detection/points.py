@@ -12,7 +12,7 @@ that bypassed ingest) get theirs from ``results`` first (``rebuild``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -26,29 +26,40 @@ from basketbench.changes.detection.history import CommitValues, SeriesKey
 from basketbench.models import Result, ResultDocument, Run, ScreenPoints
 from basketbench.results.codec_sets import series_keys
 from basketbench.stats.engine import run_median
+from basketbench.stats.speed import within_se
 
-FORMAT = 1
+FORMAT = 2  # 2: each run's standard error (c_se, d_se); rows of format 1 are rebuilt
 # One entry per result with a good round trip. NaN: not recorded (None); -1: no codec set.
 # The speed medians and counts are stored as recorded: the "> 0" rules apply when read,
-# as load_series applies them.
+# as load_series applies them. ``c_se`` / ``d_se``: stats.speed.within_se of the samples
+# the run adds to its cell (its positive ones, as load_series keeps them; NaN with fewer
+# than three), so the screen's tests of the newest point need no samples read.
 DTYPE = np.dtype([("dataset", "<i4"), ("configuration", "<i4"), ("codec_set", "<i4"),
                   ("ratio", "<f8"), ("compressed_bytes", "<f8"), ("c_median", "<f8"),
-                  ("d_median", "<f8"), ("c_count", "<f8"), ("d_count", "<f8")])
+                  ("d_median", "<f8"), ("c_count", "<f8"), ("d_count", "<f8"),
+                  ("c_se", "<f8"), ("d_se", "<f8")])
 _NAN = float("nan")
 
 
-def pack(rows: Iterable[tuple[Any, ...]]) -> bytes:
+def pack(rows: Sequence[tuple[Any, ...]]) -> bytes:
     """rows: (dataset, configuration, codec set, ratio, compressed bytes, compress median,
-    decompress median, compress and decompress instructions per MB) of the results with a
-    good round trip; None where not recorded."""
+    decompress median, compress and decompress instructions per MB, compress and
+    decompress samples) of the results with a good round trip; None where not recorded."""
+    c_se, d_se = (within_se([_kept(row[k]) for row in rows]).tolist() for k in (9, 10))
     arr = np.array([(ds, conf, -1 if cs is None else cs,
-                     *(_NAN if x is None else float(x) for x in rest))
-                    for ds, conf, cs, *rest in rows], dtype=DTYPE)
+                     *(_NAN if x is None else float(x) for x in values), cse, dse)
+                    for (ds, conf, cs, *values, _cs, _ds), cse, dse
+                    in zip(rows, c_se, d_se, strict=True)], dtype=DTYPE)
     return arr.tobytes()
 
 
+def _kept(samples: Sequence[Any] | None) -> list[float]:
+    """A run's samples as history.load_series adds them to its cell."""
+    return [float(x) for x in samples if x and x > 0] if samples else []
+
+
 def row_of(document_id: int, machine_id: int, commit_id: int,
-           rows: Iterable[tuple[Any, ...]]) -> dict[str, Any]:
+           rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
     return {"document_id": document_id, "machine_id": machine_id, "commit_id": commit_id,
             "format": FORMAT, "packed": pack(rows)}
 
@@ -65,7 +76,7 @@ def rebuild(session: Session, documents: Sequence[tuple[int, int, int]]
             select(Result.document_id, Result.dataset_id, Result.configuration_id,
                    Result.codec_set_id, Result.ratio, Result.compressed_bytes,
                    Result.c_median, Result.d_median, Result.c_instructions_per_mb,
-                   Result.d_instructions_per_mb)
+                   Result.d_instructions_per_mb, Result.c_samples, Result.d_samples)
             .where(Result.document_id.in_(ids), Result.roundtrip_ok.is_(True))
             .order_by(Result.document_id, Result.id)):
         found[doc].append(tuple(values))
@@ -155,24 +166,31 @@ class _Window:
         self.rank_of = rank_of
         self.commit = np.array(ranked, dtype=np.int64)[self.rank]
         self.order = np.array([order[c] for c in ranked], dtype=np.int64)[self.rank]
-        self.medians = {m: self._run_medians(col) for m, col in _SPEED_COLUMNS.items()}
+        self.medians: dict[str, Any] = {}
+        self.se: dict[str, Any] = {}
+        for metric, column in _SPEED_COLUMNS.items():
+            self.medians[metric], self.se[metric] = self._run_medians(column)
         bounds = np.flatnonzero(np.r_[True, cell_sid[1:] != cell_sid[:-1], True])
         self.ranges = {int(cell_sid[a]): (int(a), int(b))
                        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)}
 
-    def _run_medians(self, column: str) -> Any:
+    def _run_medians(self, column: str) -> tuple[Any, Any]:
         """Per cell, the median of its runs of one speed metric (its entries not busy and
         > 0; NaN without): a cell of one run (nearly all) is that run's value, summed with
-        zeros (exact); the few of several runs by engine.run_median, as CommitValues.median."""
+        zeros (exact); the few of several runs by engine.run_median, as CommitValues.median.
+        And the standard error of a cell of one run (its run's; NaN with fewer than three
+        samples), None where the cell has several runs (their samples pooled: read them)."""
         values = self.entries[column][self.entry]
         runs = ~self.busy & (values > 0)  # False for NaN
         count = np.add.reduceat(runs.astype(np.int64), self.starts)
-        out = np.where(count == 1, np.add.reduceat(np.where(runs, values, 0.0), self.starts),
-                       np.nan)
+        one = count == 1
+        out = np.where(one, np.add.reduceat(np.where(runs, values, 0.0), self.starts), np.nan)
         for c in np.flatnonzero(count > 1).tolist():
             a, b = self.starts[c], self.ends[c]
             out[c] = run_median(values[a:b][runs[a:b]].tolist())
-        return out
+        se_column = self.entries[column[0] + "_se"][self.entry]
+        se = np.add.reduceat(np.where(runs, se_column, 0.0), self.starts)
+        return out, np.where(one, se, np.inf)  # inf: not known from one run
 
     def series(self) -> dict[SeriesKey, SeriesCells]:
         out = {}
@@ -180,7 +198,8 @@ class _Window:
             a, b = self.ranges[s]
             out[key] = SeriesCells(self.commit[a:b], self.order[a:b],
                                    {m: v[a:b] for m, v in self.medians.items()},
-                                   partial(self._values, a), (self.rank_of, self.rank[a:b]))
+                                   partial(self._values, a), (self.rank_of, self.rank[a:b]),
+                                   {m: v[a:b] for m, v in self.se.items()})
         return out
 
     def _values(self, first: int, j: int) -> CommitValues:
@@ -193,7 +212,7 @@ class _Window:
                           self.set_of[int(self.triple[a])])
         cv.samples_loaded = False
         rows = self.entries[self.entry[a:b]].tolist()
-        for (_ds, _conf, _set, ratio, cbytes, cmed, dmed, cic, dic), busy in zip(
+        for (_ds, _conf, _set, ratio, cbytes, cmed, dmed, cic, dic, _cse, _dse), busy in zip(
                 rows, self.busy[a:b].tolist(), strict=True):
             if ratio == ratio:  # not NaN
                 cv.ratio = ratio

@@ -162,12 +162,17 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     # The screen's tests read the samples of each segment's newest point (usually the
     # window's newest commit); the candidates' evidence those of their commits and parents,
     # loaded for them alone (the family's points are made when read: they see them).
+    # A newest point measured once has its standard error in the packed points: only the
+    # others' samples are read for the tests.
+    known = [seg.cells.known_se(key[3], int(seg.at[-1]))
+             for key, seg in zip(series_of, segments, strict=True)]
     fill_samples(session, machine_id, series,
-                         {c for seg in segments for c in seg.commits(-1, len(seg))})
+                 {c for seg, se in zip(segments, known, strict=True) if se is None
+                  for c in seg.commits(-1, len(seg))})
     session.flush()
     family = [SeriesInput(key, seg, history.min_effect(settings, names[key[:3]], key[3]),
-                          flagged(key), seg.cells.medians(key[3])[seg.at])
-              for key, seg in zip(series_of, segments, strict=True)]
+                          flagged(key), seg.cells.medians(key[3])[seg.at], se)
+              for key, seg, se in zip(series_of, segments, known, strict=True)]
     candidates = tested_candidates(family, rule) if family else []
     missing = {v.commit_id for c in candidates for i in (c.position - 1, c.position)
                if not (v := segments[c.series].cell(i)).samples_loaded}
