@@ -1,10 +1,11 @@
 """screen_points: what detection's screen reads of one stored document, packed (migration
 0042). One row per document, written in the ingest's transaction: per result with a good
-round trip its dataset, configuration, codec set, exact values, speed medians and
-instruction counts per MB, as one little-endian array (changes/detection/points.py packs and
-reads it). A pass reads the rows of its window's documents (one statement, ~121 rows
-whatever the history's length) instead of ~100 000 rows of ``results``; the samples, which
-only the newest points and the candidates need, still come from ``results``.
+round trip its dataset, configuration, codec set, exact values, speed medians, instruction
+counts per MB and each speed's within-run standard error, as one little-endian array
+(changes/detection/points.py packs and reads it). A pass reads the rows of its window's
+documents (one statement, ~121 rows whatever the history's length) instead of ~100 000 rows
+of ``results``; the samples, which only the candidates' evidence needs (and the tests of a
+newest commit measured more than once), still come from ``results``.
 
 One row per document rather than one per series: a series row holding its newest K points
 is rewritten whole at every document (864 series x K=121 points ~ 2 MB per document, more
