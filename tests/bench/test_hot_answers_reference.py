@@ -31,7 +31,7 @@ from basketbench.analysis.compare.sides import _mean
 from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
 from basketbench.analysis.history import _downsample, history
 from basketbench.analysis.schemas import CompareSide, SeriesOut
-from basketbench.analysis.series import choose_codecs
+from basketbench.analysis.series import CodecChoice, series_index
 from basketbench.catalog import dimensions as dimcache
 from basketbench.catalog.lookup import get_commit, get_dataset, get_machine
 from basketbench.catalog.service import configuration_out, machine_ref, order_bounds
@@ -57,6 +57,19 @@ COMMITS, MACHINES, DATASETS, CONFIGURATIONS = 30, 2, 2, 5
 
 
 # ---- the previous implementation ------------------------------------------------------
+
+def choose_codecs(session: Session, where: list[Any], requested: str | None) -> CodecChoice:
+    """The codec series among the results matching ``where`` (the reference's way: a
+    grouped query over them)."""
+    return series_index(session, where).pick(requested)
+
+
+def _codec_clause(choice: CodecChoice) -> Any:
+    """The results of the chosen codec sets (None: those without one)."""
+    present = [i for i in choice.ids if i is not None]
+    clause = Result.codec_set_id.in_(present)
+    return clause | Result.codec_set_id.is_(None) if None in choice.ids else clause
+
 
 def _metric_columns(metric: str) -> tuple[Any, Any, Any, Any, Any]:
     """(value, min, max, stddev, n) aggregates of one metric over a commit's results, as
@@ -114,7 +127,7 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
                    Commit.message, value, vmin, vmax, vstd, n, func.max(Result.run_id),
                    func.max(Result.codec_set_id))
             .join(Commit, Commit.id == Result.commit_id)
-            .where(*where, choice.clause())
+            .where(*where, _codec_clause(choice))
             .group_by(Commit.id, Commit.sha, Commit.order, Commit.date, Commit.author,
                       Commit.message)
             .order_by(Commit.order, Commit.date, Commit.id))
@@ -195,8 +208,8 @@ def _reference_compare(session: Session, settings: Settings, base_commit: str | 
     except NotFound:
         base_choice = choose_codecs(session, [Result.commit_id == cb.id,
                                               Result.machine_id == mb.id], None)
-    base = _reference_side(session, cb.id, mb.id, ds_id, metrics, base_choice.clause())
-    head = _reference_side(session, ch.id, mh.id, ds_id, metrics, head_choice.clause())
+    base = _reference_side(session, cb.id, mb.id, ds_id, metrics, _codec_clause(base_choice))
+    head = _reference_side(session, ch.id, mh.id, ds_id, metrics, _codec_clause(head_choice))
     keys = sorted(base.keys() & head.keys())
     conf_outs = dimcache.configurations(session, {k[1] for k in keys})
     names = dimcache.dataset_names(session, {k[0] for k in keys})
