@@ -187,7 +187,7 @@ class _Window:
         > 0; NaN without): a cell of one run (nearly all) is that run's value, summed with
         zeros (exact); the few of several runs by engine.run_median, as CommitValues.median.
         And the standard error of a cell of one run (its run's; NaN with fewer than three
-        samples), None where the cell has several runs (their samples pooled: read them)."""
+        samples), inf where it is not known so (several runs pool their samples: read them)."""
         values = self.entries[column][self.entry]
         runs = ~self.busy & (values > 0)  # False for NaN
         count = np.add.reduceat(runs.astype(np.int64), self.starts)

@@ -159,11 +159,11 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
                 segments.append(SegmentPoints(values, index[-span:], metric))
                 series_of.append((ds, conf, cs, metric))
 
-    # The screen's tests read the samples of each segment's newest point (usually the
-    # window's newest commit); the candidates' evidence those of their commits and parents,
-    # loaded for them alone (the family's points are made when read: they see them).
-    # A newest point measured once has its standard error in the packed points: only the
-    # others' samples are read for the tests.
+    # The screen's tests read the within-run standard error of each segment's newest point
+    # (usually the window's newest commit): a point measured once has it in the packed
+    # points, the others' samples are read here. The candidates' evidence reads the samples
+    # of their commits and parents, loaded for them alone (the family's points are made
+    # when read: they see them).
     known = [seg.cells.known_se(key[3], int(seg.at[-1]))
              for key, seg in zip(series_of, segments, strict=True)]
     fill_samples(session, machine_id, series,
