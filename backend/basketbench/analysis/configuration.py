@@ -40,6 +40,15 @@ class ConfigSelector:
             out.append(Configuration.codec == self.codec)
         return out
 
+    def matches(self, conf: ConfigurationOut) -> bool:
+        """``clauses(with_setting=False)`` applied to a configuration already loaded (the
+        per-process cache), not in SQL."""
+        return (conf.preconditioner == self.preconditioner
+                and conf.dictionary_size == self.dictionary_size
+                and conf.basket_size == self.basket_size and conf.mode == self.mode
+                and conf.threads == self.threads
+                and (self.codec is None or conf.codec == self.codec))
+
 
 @lru_cache(maxsize=2)
 def _configuration_statement(with_codec: bool) -> Any:

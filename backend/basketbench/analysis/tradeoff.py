@@ -7,7 +7,7 @@ measured in) and the points; the points are plain dicts in TradeoffPoint's field
 serialised by orjson (as history's are). Built so, a request reads three lookups and
 that one statement (plus the counted runs' values, only when there are any), where
 the ORM objects, pydantic models and per-request statements it replaced cost it more
-than its SQL (docs/perf/api.md)."""
+than its SQL (docs/perf/backend.md)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
     choice = index_of(session, commit_set_rows((row[1] for row in groups), order)).pick(codecs)
     chosen = set(choice.ids)
     confs = dimcache.configurations(session, {row[0] for row in groups})
-    wanted = {cid for cid, conf in confs.items() if _selected(conf, sel)}
+    wanted = {cid for cid, conf in confs.items() if sel.matches(conf)}
     shown = [row for row in groups if row[1] in chosen and row[0] in wanted]
     merged = _merge(shown)
     if reference is not None and not any(confs[cid].setting == reference for cid in merged):
@@ -120,14 +120,6 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
     return {"commit": sha, "machine": m.model_dump(), "dataset": ds_name,
             "reference": reference, "points": points, "codecs": choice.shown,
             "codec_series": choice.available}
-
-
-def _selected(conf: ConfigurationOut, sel: ConfigSelector) -> bool:
-    """ConfigSelector.clauses(with_setting=False), applied to a cached configuration."""
-    return (conf.preconditioner == sel.preconditioner
-            and conf.dictionary_size == sel.dictionary_size
-            and conf.basket_size == sel.basket_size and conf.mode == sel.mode
-            and conf.threads == sel.threads and (sel.codec is None or conf.codec == sel.codec))
 
 
 Values = tuple[Any, ...]
