@@ -30,6 +30,7 @@ if __package__ in (None, ""):  # `python bench/seed.py`
 
 import psycopg
 import typer
+from basketbench.results.provenance import build_key
 
 from bench.world import SAMPLES, World, stats
 
@@ -114,6 +115,9 @@ def host_codec_set(world: World) -> tuple[Any, ...]:
     return (1, key, HOST, None, _json(libraries), series_key(HOST, key))
 
 
+SEED_TOOL, SEED_BACKEND = "rzbench 0.1.0", "rootcompat"
+
+
 def seed_catalog(conn: psycopg.Connection[Any], world: World, codec_set: bool = False) -> None:
     """Repository, commits, machines, datasets, configurations, runs, documents (and with
     ``codec_set`` the machines' host codec set, on every document and result)."""
@@ -159,19 +163,23 @@ def seed_catalog(conn: psycopg.Connection[Any], world: World, codec_set: bool = 
                              _json({"build_s": 310.0, "bench_s": 2100.0}), None, True,
                              world.pairs))
                 sha256 = hashlib.sha256(f"bench-doc:{world.seed}:{run_id}".encode()).hexdigest()
-                docs.append((run_id, sha256, "harness", run_id, c.id, m["id"], "rzbench 0.1.0",
-                             "rootcompat", None,
+                docs.append((run_id, sha256, "harness", run_id, c.id, m["id"], SEED_TOOL,
+                             SEED_BACKEND, None,
                              _json({"min_samples": SAMPLES, "target_pass_ms": 50.0}),
-                             world.pairs, finished, finished, 1 if codec_set else None))
+                             world.pairs, finished, finished, 1 if codec_set else None, 1))
         _copy_rows(cur, "runs",
                    ["id", "commit_id", "machine_id", "tag", "suite", "status", "stage",
                     "progress", "trigger", "attempts", "created_at", "started_at",
                     "finished_at", "timings", "log_tail", "build_cache_hit", "result_count"],
                    runs)
+        # Every document was measured by the one build the API would store for it.
+        _copy_rows(cur, "builds", ["id", "key", "tool", "backend"],
+                   [(1, build_key(SEED_TOOL, SEED_BACKEND, None, None, None, None),
+                     SEED_TOOL, SEED_BACKEND)])
         _copy_rows(cur, "result_documents",
                    ["id", "sha256", "kind", "run_id", "commit_id", "machine_id", "tool",
                     "backend", "root_commit", "parameters", "result_count", "created_at",
-                    "received_at", "codec_set_id"], docs)
+                    "received_at", "codec_set_id", "build_id"], docs)
 
 
 def run_number(world: World, commit_index: int, machine_index: int) -> int:
@@ -268,7 +276,7 @@ def seed(world: World, name: str, admin: str = DEFAULT_ADMIN, progress: bool = T
                 typer.echo(f"  index {index}: {index_s[index]:.1f} s", err=True)
         t = time.perf_counter()
         for table in ("results", "result_documents", "runs", "commits", "configurations",
-                      "datasets", "machines", "repositories", "codec_sets"):
+                      "datasets", "machines", "repositories", "codec_sets", "builds"):
             # Keep the ids the API will hand out after our explicit ones.
             if table != "results":
                 conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "

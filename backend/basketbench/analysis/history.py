@@ -18,7 +18,7 @@ from basketbench.analysis.configuration import ConfigSelector, resolve_configura
 from basketbench.analysis.schemas import SeriesOut
 from basketbench.analysis.series import index_of, series_index
 from basketbench.catalog import commit_heads as commitheads
-from basketbench.catalog.lookup import get_dataset_ref, get_machine_ref
+from basketbench.catalog.lookup import get_machine_dataset_refs
 from basketbench.catalog.service import order_bounds
 from basketbench.changes.service import series_markers
 from basketbench.core.errors import BadRequest
@@ -94,8 +94,7 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     """JSON-ready dict shaped like schemas.analysis.HistoryOut."""
     if metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
-    m = get_machine_ref(session, machine)
-    ds_id, ds_name = get_dataset_ref(session, dataset)
+    m, ds_id, ds_name = get_machine_dataset_refs(session, machine, dataset)
     conf = resolve_configuration(session, sel)
     lo, hi = order_bounds(session, commit_from, commit_to)
     params = {"machine_id": m.id, "dataset_id": ds_id, "configuration_id": conf.id,
@@ -113,20 +112,20 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     commit_ids: list[int] = []
     points = _history_points(rows, chosen, index.described,
                              partial(commitheads.heads, session), commit_ids)
-    id_of = {p["sha"]: commit_id for p, commit_id in zip(points, commit_ids, strict=True)}
     # Markers are the recorded changes (changes/detection), so plot and inbox agree.
     changes = series_markers(session, m.id, ds_id, conf.id, metric, choice.ids, lo, hi)
     total = len(points)
     downsampled = total > max_points
     if downsampled:
         keep = {c["sha"] for c in changes} | {c["previous_sha"] for c in changes}
+        id_of = dict(zip((p["sha"] for p in points), commit_ids, strict=True))
         points = _downsample(points, max_points, keep)
+        commit_ids = [id_of[p["sha"]] for p in points]
     # How each shown point was measured, looked up for the points kept (after
     # downsampling): by reference, each build listed once in ``builds``.
-    builds, build_of = provenance.build_refs(session, m.id, {id_of[p["sha"]] for p in points},
-                                             chosen)
-    for p in points:
-        build_id = build_of.get(id_of[p["sha"]])
+    builds, build_of = provenance.build_refs(session, m.id, set(commit_ids), chosen)
+    for p, commit_id in zip(points, commit_ids, strict=True):
+        build_id = build_of.get(commit_id)
         if build_id is not None:
             p["build_id"] = build_id
     series = SeriesOut(machine=m, dataset=ds_name, configuration=conf, metric=metric)

@@ -12,8 +12,9 @@ from basketbench.analysis.compare import service as compare
 from basketbench.analysis.compare.request import CompareRequest
 from basketbench.analysis.configuration import ConfigSelector
 from basketbench.analysis.schemas import CodecSeriesOut, CompareOut, HistoryOut, TradeoffOut
+from basketbench.core.config import Settings
 from basketbench.schemas.refs import Metric
-from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, run_in_session
+from basketbench.web.deps import ReadAccess, SessionDep, SettingsDep, run_read
 from basketbench.web.listing import csv_response, orjson_response
 
 router = APIRouter(tags=["analysis"], dependencies=[ReadAccess])
@@ -38,8 +39,8 @@ async def get_history(
 ) -> Any:
     sel = ConfigSelector(configuration_id, setting, codec, preconditioner, dictionary_size,
                          basket_size, mode, threads)
-    return await run_in_session(request, _history_answer, machine, dataset, metric, sel,
-                                commit_from, commit_to, max_points, codecs, format)
+    return await run_read(request, _history_answer, machine, dataset, metric, sel,
+                          commit_from, commit_to, max_points, codecs, format)
 
 
 def _history_answer(session: Session, machine: str, dataset: str, metric: str,
@@ -56,8 +57,8 @@ def _history_answer(session: Session, machine: str, dataset: str, metric: str,
 
 
 @router.get("/tradeoff", response_model=TradeoffOut, responses=_CSV)
-def get_tradeoff(
-    session: SessionDep, commit: str, machine: str, dataset: str,
+async def get_tradeoff(
+    request: Request, commit: str, machine: str, dataset: str,
     reference: Annotated[int | None, Query(description="setting to divide by, e.g. 505")] = None,
     codec: str | None = None, preconditioner: str = "none", dictionary_size: int = 0,
     basket_size: int = 0, mode: str = "basket", threads: int = 1,
@@ -66,13 +67,20 @@ def get_tradeoff(
 ) -> Any:
     sel = ConfigSelector(None, None, codec, preconditioner, dictionary_size, basket_size,
                          mode, threads)
+    return await run_read(request, _tradeoff_answer, commit, machine, dataset, sel,
+                          reference, codecs, format)
+
+
+def _tradeoff_answer(session: Session, commit: str, machine: str, dataset: str,
+                     sel: ConfigSelector, reference: int | None, codecs: str | None,
+                     format: str | None) -> Response:
     out = tradeoff.tradeoff(session, commit, machine, dataset, sel, reference, codecs)
     return csv_response(out["points"], "tradeoff") if format == "csv" else orjson_response(out)
 
 
 @router.get("/compare", response_model=CompareOut, responses=_CSV)
-def get_compare(
-    session: SessionDep, settings: SettingsDep,
+async def get_compare(
+    request: Request, settings: SettingsDep,
     base_commit: Annotated[str | None, Query(
         description="commits mode: the base commit (sha or unique prefix)")] = None,
     head_commit: Annotated[str | None, Query(
@@ -115,6 +123,11 @@ def get_compare(
         base_machine=base_machine, head_machine=head_machine, commit=commit, dataset=dataset,
         metric=metric, only_significant=only_significant, codecs=codecs, merged=merged,
         order=order, setting=setting, limit=limit, offset=offset)
+    return await run_read(request, _compare_answer, asked, settings, format)
+
+
+def _compare_answer(session: Session, asked: CompareRequest, settings: Settings,
+                    format: str | None) -> Response:
     out = compare.compare(session, asked, settings)
     return (csv_response(out.rows, "compare") if format == "csv"
             else orjson_response(out.answer()))

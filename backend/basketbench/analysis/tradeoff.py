@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from basketbench.analysis.configuration import ConfigSelector
 from basketbench.analysis.series import commit_set_rows, index_of
 from basketbench.catalog import dimensions as dimcache
-from basketbench.catalog.lookup import get_commit_ref, get_dataset_ref, get_machine_ref
+from basketbench.catalog.lookup import get_commit_ref, get_machine_dataset_refs
 from basketbench.core.errors import NotFound
 from basketbench.models import Configuration, Result
 from basketbench.schemas.refs import ConfigurationOut
@@ -88,8 +88,7 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
              reference: int | None, codecs: str | None = None) -> dict[str, Any]:
     """JSON-ready dict shaped like schemas.analysis.TradeoffOut."""
     commit_id, sha, order = get_commit_ref(session, commit)
-    m = get_machine_ref(session, machine)
-    ds_id, ds_name = get_dataset_ref(session, dataset)
+    m, ds_id, ds_name = get_machine_dataset_refs(session, machine, dataset)
     params = {"commit_id": commit_id, "machine_id": m.id, "dataset_id": ds_id}
     groups = [tuple(row) for row in session.execute(_groups_statement(), params)]
     # The codec series of this commit's results (every configuration): one commit, so

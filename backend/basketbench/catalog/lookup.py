@@ -120,6 +120,27 @@ def get_machine_ref(session: Session, ref: str) -> MachineRef:
     return MachineRef(id=row[0], name=row[1], tag=row[2], version=row[3])
 
 
+# The dataset named ``dataset_name``, as a column of the machine's row (below).
+_DATASET_ID_BY_NAME = (select(Dataset.id).where(Dataset.name == bindparam("dataset_name"))
+                       .scalar_subquery().label("dataset_id"))
+
+
+def get_machine_dataset_refs(session: Session, machine: str, dataset: str,
+                             ) -> tuple[MachineRef, int, str]:
+    """get_machine_ref and get_dataset_ref in one round trip (a history's or trade-off's
+    two lookups): the dataset found by name comes with the machine's row. Same answers
+    and errors as the two, in their order: an unknown machine first."""
+    stmt, params = _machine_query(machine, Machine.id, Machine.name, Machine.tag,
+                                  Machine.version, _DATASET_ID_BY_NAME)
+    row = session.execute(stmt, {**params, "dataset_name": dataset}).first()
+    if row is None:
+        raise NotFound(f"unknown machine {machine.strip()!r}")
+    ref = MachineRef(id=row[0], name=row[1], tag=row[2], version=row[3])
+    if row[4] is None:  # a dataset id, or unknown: its own lookup says which
+        return (ref, *get_dataset_ref(session, dataset))
+    return ref, row[4], dataset
+
+
 def get_dataset(session: Session, ref: str) -> Dataset:
     ds = session.scalar(select(Dataset).where(Dataset.name == ref))
     if ds is None and ref.isdigit():

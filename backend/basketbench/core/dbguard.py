@@ -83,12 +83,21 @@ class StatementGuard:
         """Pessimistic ping on checkout, under the deadline (pool_pre_ping has no hook):
         a dead connection is replaced by a fresh one (DisconnectionError retries)."""
         self.begin(dbapi_conn, self.ping_deadline)
+        # In autocommit, so the ping opens no transaction: one round trip, not two
+        # (BEGIN, then SELECT 1), and a session that reads in autocommit
+        # (web/deps.run_read) can still switch the connection to it afterwards.
+        driver = getattr(dbapi_conn, "driver_connection", dbapi_conn)
+        restore = getattr(driver, "autocommit", None) is False
         try:
+            if restore:
+                driver.autocommit = True
             cur = dbapi_conn.cursor()
             try:
                 cur.execute("SELECT 1")
             finally:
                 cur.close()
+            if restore:  # (a connection whose ping failed is replaced, not restored)
+                driver.autocommit = False
         except Exception as error:
             raise exc.DisconnectionError(str(error)) from error
         finally:

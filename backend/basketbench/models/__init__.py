@@ -13,14 +13,14 @@ from basketbench.models.experiment import Configuration, Dataset
 from basketbench.models.lossy import LossyResult, LossySweep
 from basketbench.models.machine import Machine
 from basketbench.models.ops import ApiToken, WebhookDelivery
-from basketbench.models.result import Result, ResultDocument
+from basketbench.models.result import Build, Result, ResultDocument
 from basketbench.models.run import Run, RunDispatch
 from basketbench.models.screen import ScreenPoints
 from basketbench.models.worker import WorkerTag
 
 __all__ = [
     "AbEffect", "AbRequest", "AbRun", "AdviceRun", "ApiToken", "ArenaResult", "ArenaRun", "Base",
-    "BranchSize", "Change",
+    "BranchSize", "Build", "Change",
     "CodecSet",
     "Commit",
     "Configuration", "Dataset", "LossyResult", "LossySweep", "Machine",

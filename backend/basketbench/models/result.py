@@ -40,6 +40,24 @@ def schema_object_compared(dialect: str) -> Any:
     return include
 
 
+class Build(Base):
+    """How a document's numbers were produced (its harness, build profile and ROOT commit;
+    the build columns of result_documents, migration 0017), stored once: each document
+    refers to its own by ``build_id`` (migration 0043), so a history's provenance reads
+    integers instead of a machine's documents' strings. Rows never change."""
+
+    __tablename__ = "builds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the columns below
+    tool: Mapped[str | None] = mapped_column(String(100))
+    backend: Mapped[str | None] = mapped_column(String(20))
+    root_commit: Mapped[str | None] = mapped_column(String(64))
+    build_profile: Mapped[str | None] = mapped_column(String(100))
+    build_profile_version: Mapped[str | None] = mapped_column(String(50))
+    harness_hash: Mapped[str | None] = mapped_column(String(64))
+
+
 class ResultDocument(Base):
     """One ingested document; ``sha256`` of its canonical JSON makes ingest idempotent."""
 
@@ -51,7 +69,7 @@ class ResultDocument(Base):
         Index("ix_result_documents_machine_commit", "machine_id", "commit_id", "id",
               postgresql_include=["codec_set_id", "tool", "backend", "root_commit",
                                   "build_profile", "build_profile_version", "harness_hash",
-                                  "busy", "result_count"]),
+                                  "busy", "result_count", "build_id"]),
         Index("ix_result_documents_run_id", "run_id"),  # run listings' codec sets
     )
 
@@ -73,6 +91,9 @@ class ResultDocument(Base):
     build_profile: Mapped[str | None] = mapped_column(String(100))
     build_profile_version: Mapped[str | None] = mapped_column(String(50))
     harness_hash: Mapped[str | None] = mapped_column(String(64))
+    # The same build columns' row in ``builds`` (NULL only for a document written without
+    # it: its points then show no build).
+    build_id: Mapped[int | None] = mapped_column(ForeignKey("builds.id", ondelete="RESTRICT"))
     created_at: Mapped[datetime | None] = mapped_column(Timestamp)
     received_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     # The machine's load around the run (the document's `load`, measure/rzbench/noise.py); busy: its

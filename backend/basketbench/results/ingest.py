@@ -47,6 +47,7 @@ from basketbench.models import (
     ScreenPoints,
 )
 from basketbench.results import codec_sets as codec_service
+from basketbench.results import provenance
 from basketbench.results.schemas import IngestOut
 
 CONF_KEYS = ("setting", "codec", "preconditioner", "dictionary_size", "basket_size", "mode",
@@ -452,6 +453,8 @@ def _store_batch(session: Session, settings: Settings, batch: Batch,
         result_count=len(batch.results), created_at=batch.created_at,
         codec_set_id=codec_set.id, build_profile=batch.build[0],
         build_profile_version=batch.build[1], harness_hash=batch.build[2],
+        build_id=provenance.ensure_build(session, batch.tool, batch.backend, batch.root_commit,
+                                         *batch.build),
         # judged by the server's rule from the document's own snapshots (issue 32: a rule
         # that flagged back-to-back work busy must not keep old documents out of detection)
         load=load, busy=bool(load["busy"]) if load else None,

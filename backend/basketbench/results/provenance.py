@@ -6,14 +6,20 @@ columns in its own query (results/listing.py)."""
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from collections.abc import Collection
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, select, tuple_
+import orjson
+from sqlalchemy import Engine, bindparam, select, tuple_
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from basketbench.core.db import engine_of
 from basketbench.core.sqlutil import plain_rows
-from basketbench.models import ResultDocument
+from basketbench.models import Build, ResultDocument
 
 BUILD_COLUMNS = (ResultDocument.tool, ResultDocument.backend, ResultDocument.root_commit,
                  ResultDocument.build_profile, ResultDocument.build_profile_version,
@@ -29,9 +35,61 @@ def build_out(tool: str | None, backend: str | None, root_commit: str | None,
             "root_commit": root_commit}
 
 
-# Served by ix_result_documents_machine_commit (migration 0024) as an index-only scan, in
-# (commit, document) order: no read of the table, no sort.
-_MACHINE_BUILDS = (select(ResultDocument.commit_id, ResultDocument.codec_set_id, *BUILD_COLUMNS)
+def build_key(tool: str | None, backend: str | None, root_commit: str | None,
+              profile: str | None, profile_version: str | None,
+              harness_hash: str | None) -> str:
+    """A build's identity (builds.key): sha256 of its columns, BUILD_COLUMNS' order."""
+    canonical = orjson.dumps([tool, backend, root_commit, profile, profile_version,
+                              harness_hash])
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def ensure_build(session: Session, tool: str | None, backend: str | None,
+                 root_commit: str | None, profile: str | None, profile_version: str | None,
+                 harness_hash: str | None) -> int:
+    """The id of this build's row, made if new (ingest: a document's build_id)."""
+    key = build_key(tool, backend, root_commit, profile, profile_version, harness_hash)
+    found = session.scalar(select(Build.id).where(Build.key == key))
+    if found is not None:
+        return found
+    row = Build(key=key, tool=tool, backend=backend, root_commit=root_commit,
+                build_profile=profile, build_profile_version=profile_version,
+                harness_hash=harness_hash)
+    try:
+        with session.begin_nested():
+            session.add(row)
+            session.flush()
+    except IntegrityError:  # made concurrently
+        found = session.scalar(select(Build.id).where(Build.key == key))
+        if found is None:
+            raise
+        return found
+    return row.id
+
+
+# Builds rows never change: each process keeps those it has read, per engine.
+_builds: WeakKeyDictionary[Engine, dict[int, tuple[Any, ...]]] = WeakKeyDictionary()
+_builds_lock = threading.Lock()
+_BUILD_ROWS = (select(Build.id, Build.tool, Build.backend, Build.root_commit,
+                      Build.build_profile, Build.build_profile_version, Build.harness_hash)
+               .where(Build.id.in_(bindparam("ids", expanding=True))))
+
+
+def _build_columns(session: Session, ids: set[int]) -> dict[int, tuple[Any, ...]]:
+    """Each build id's columns (BUILD_COLUMNS' order), from the process's cache."""
+    with _builds_lock:
+        cache = _builds.setdefault(engine_of(session), {})
+    missing = ids - cache.keys()
+    if missing:
+        for row in plain_rows(session, _BUILD_ROWS, {"ids": sorted(missing)}):
+            cache[row[0]] = tuple(row[1:])
+    return cache
+
+
+# Served by ix_result_documents_machine_commit (migrations 0024, 0043) as an index-only
+# scan, in (commit, document) order: no read of the table, no sort, three integers a row.
+_MACHINE_BUILDS = (select(ResultDocument.commit_id, ResultDocument.codec_set_id,
+                          ResultDocument.build_id)
                    .where(ResultDocument.machine_id == bindparam("machine_id"))
                    .order_by(ResultDocument.commit_id, ResultDocument.id))
 
@@ -42,28 +100,34 @@ def build_refs(session: Session, machine_id: int, commit_ids: Collection[int],
     """The builds of the newest document of each commit on this machine (within the given
     codec sets, when given), each listed once: (builds, each with its ``id`` = its place
     in the list; commit id -> build id). A commit measured again by another build shows
-    the newest.
+    the newest; a commit whose newest document has no build row, none.
 
-    All the machine's documents in one index-only read (the driver's tuples, filtered
+    All the machine's documents in one index-only read of their build ids (filtered
     here): for a 2 000-point history cheaper than an IN list of 2 000 ids
-    (docs/provenance.md)."""
+    (docs/provenance.md); the builds' columns come from the process's cache."""
     if not commit_ids:
         return [], {}
     rows = plain_rows(session, _MACHINE_BUILDS, {"machine_id": machine_id})
     wanted_ids = commit_ids if isinstance(commit_ids, set | frozenset) else set(commit_ids)
-    wanted_sets = set(codec_set_ids) if codec_set_ids is not None else None
-    ids: dict[tuple[Any, ...], int] = {}
+    if codec_set_ids is None:
+        newest = {commit: build for commit, _set, build in rows if commit in wanted_ids}
+    else:
+        sets = set(codec_set_ids)
+        newest = {commit: build for commit, set_id, build in rows
+                  if commit in wanted_ids and set_id in sets}
+    columns = _build_columns(session, {b for b in newest.values() if b is not None})
+    # Listed in the order first met along the commits (a build row's columns are unique).
     builds: list[dict[str, Any]] = []
+    place: dict[int, int] = {}
     out: dict[int, int] = {}
-    for row in rows:
-        if row[0] not in wanted_ids or (wanted_sets is not None and row[1] not in wanted_sets):
+    for commit, build in newest.items():
+        if build is None:
             continue
-        key = row[2:]
-        build_id = ids.get(key)
-        if build_id is None:
-            build_id = ids[key] = len(builds)
-            builds.append({**build_out(*key), "id": build_id})  # HistoryBuild's order
-        out[row[0]] = build_id  # rows come by (commit, id): the newest document wins
+        at = place.get(build)
+        if at is None:
+            at = place[build] = len(builds)
+            builds.append({**build_out(*columns[build]), "id": at})  # HistoryBuild's order
+        out[commit] = at
     return builds, out
 
 

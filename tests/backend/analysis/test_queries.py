@@ -186,6 +186,26 @@ def test_history_errors(client, history_db):
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid"
 
 
+def test_history_and_tradeoff_find_machine_and_dataset_in_one_lookup(client, history_db):
+    """The machine's row brings the dataset's id (one round trip): an unknown machine is
+    named first, an unknown dataset next, and a dataset given by id answers as by name."""
+    datasets = client.get("/api/v1/datasets", params={"format": "csv"})
+    dataset_id = next(row["id"] for row in rows(datasets) if row["name"] == "nanoaod")
+    for path, extra in (("history", "&setting=505"), ("tradeoff", f"&commit={history_db[0]}")):
+        def get(machine, dataset, path=path, extra=extra):
+            return client.get(f"/api/v1/{path}?machine={machine}&dataset={dataset}{extra}")
+
+        for machine, dataset, unknown in (("nope", "nope", "machine"),
+                                          ("nope", "nanoaod", "machine"),
+                                          ("bench-01", "nope", "dataset"),
+                                          ("bench-01", "999999", "dataset")):
+            r = get(machine, dataset)
+            assert r.status_code == 404 and f"unknown {unknown}" in r.text, (path, r.text)
+        by_name = get("bench-01", "nanoaod")
+        assert by_name.status_code == 200 and by_name.json()["points"], (path, by_name.text)
+        assert get("bench-01", dataset_id).json() == by_name.json()
+
+
 def test_tradeoff_pareto_and_reference(client, history_db):
     r = client.get(f"/api/v1/tradeoff?commit={history_db[0]}&machine=bench-01&dataset=nanoaod"
                    "&reference=505").json()

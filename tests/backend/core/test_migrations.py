@@ -89,3 +89,46 @@ def test_tokens_made_before_scopes_get_a_stated_one(db_url):
         engine.dispose()
     assert scopes == {"embedded-runner": "machine",
                       "workers (BASKETBENCH_WORKER_TOKEN)": "machine", "ci": "admin"}
+
+
+def test_documents_made_before_builds_refer_to_one_row_per_build(db_url):
+    """Migration 0043: each distinct combination of the documents' build columns (missing
+    ones too) becomes one builds row, and every document refers to its own."""
+    settings = Settings(database_url=db_url)
+    migrate.upgrade(settings, "0042")
+    engine = create_engine(db_url)
+    builds = [("rzbench 0.1.0", "root", "ab" * 20, "cmake-zip", "3", "0f" * 32),
+              ("rzbench 0.1.0", "root", "ab" * 20, "cmake-zip", "3", "1e" * 32),
+              (None, None, None, None, None, None)]
+    documents = {1: builds[0], 2: builds[1], 3: builds[0], 4: builds[2], 5: builds[2]}
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO repositories (id, name, created_at) "
+                              "VALUES (1, 'r', CURRENT_TIMESTAMP)"))
+            conn.execute(text("INSERT INTO commits (id, repository_id, sha, parents, \"order\", "
+                              "created_at) VALUES (1, 1, :sha, '[]', 0, CURRENT_TIMESTAMP)"),
+                         {"sha": "c" * 40})
+            conn.execute(text("INSERT INTO machines (id, name, tag, version, fingerprint, "
+                              "fingerprint_hash, registered_at, active) VALUES (1, 'm', 't', 1, "
+                              "'{}', 'h', CURRENT_TIMESTAMP, true)"))
+            for doc_id, (tool, backend, root, profile, version, harness) in documents.items():
+                conn.execute(text(
+                    "INSERT INTO result_documents (id, sha256, kind, commit_id, machine_id, "
+                    "result_count, parameters, received_at, tool, backend, root_commit, "
+                    "build_profile, build_profile_version, harness_hash) VALUES (:id, :sha, "
+                    "'harness', 1, 1, 0, '{}', CURRENT_TIMESTAMP, :tool, :backend, :root, "
+                    ":profile, :version, :harness)"),
+                    {"id": doc_id, "sha": f"{doc_id:064d}", "tool": tool, "backend": backend,
+                     "root": root, "profile": profile, "version": version,
+                     "harness": harness})
+        migrate.upgrade(settings)
+        with engine.connect() as conn:
+            rows = {row[0]: row[1] for row in conn.execute(text(
+                "SELECT id, build_id FROM result_documents"))}
+            stored = {row[0]: tuple(row[1:]) for row in conn.execute(text(
+                "SELECT id, tool, backend, root_commit, build_profile, build_profile_version, "
+                "harness_hash FROM builds"))}
+    finally:
+        engine.dispose()
+    assert len(stored) == 3
+    assert {doc_id: stored[build_id] for doc_id, build_id in rows.items()} == documents

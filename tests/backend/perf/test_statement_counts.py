@@ -26,11 +26,12 @@ EXPECTED: dict[str, tuple[int, int]] = {
     "run queues": (200, 2),
     "run": (200, 2),
     "results": (200, 5),
-    # machine, dataset, configuration; series rows; changes; builds
-    "history": (200, 6),
-    # commit, machine, dataset; the results grouped per configuration and codec set (which
-    # also give the codec series); + the counted runs' values when there are any
-    "tradeoff": (200, 4),
+    # machine and dataset (one row); configuration; series rows; changes; the documents'
+    # build ids (the builds' columns come from the process's cache)
+    "history": (200, 5),
+    # commit; machine and dataset (one row); the results grouped per configuration and
+    # codec set (which also give the codec series); + the counted runs' values if any
+    "tradeoff": (200, 3),
     # machine, 2 commits, 2 series indexes, 2 sides, both sides' builds and busy flags, and
     # the A/B effects of the pair (the speed rows' evidence, issue 32)
     "compare commits": (200, 9),

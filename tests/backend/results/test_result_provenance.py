@@ -9,6 +9,7 @@ from typing import Any
 
 from bb_factories import MACHINE, document, post_webhook, push_payload, sha
 from changes_support import changes, ingest, make_doc
+from sqlalchemy import text
 
 RELEASE_LIBS = {"zlib": "1.3.1", "zstd": "1.5.7", "lz4": "1.10.0", "lzma": "5.8.2",
                 "xxhash": "0.8.0"}
@@ -150,3 +151,26 @@ def test_history_points_compare_sides_and_changes_name_their_build(client, auth)
     detail = client.get(f"/api/v1/changes/{found[0]['id']}").json()
     assert detail["build"] == expected[2]
     assert all(r["build"] == expected[2] for r in detail["related"])
+
+
+def test_a_build_is_stored_once_and_a_commit_measured_again_shows_its_newest(client, auth,
+                                                                             session):
+    """Documents built alike share one builds row (migration 0043). Commit 0 measured by
+    build A, then again by B, and commit 1 by B: both points name B, and A, which no point
+    shows any more, is not listed."""
+    a, b = ({"profile": "cmake-zip", "profile_version": "3", "harness_hash": f"{i:x}" * 64}
+            for i in (10, 11))
+    for i, build in ((0, a), (0, b), (1, b)):
+        doc = make_doc(i, seed=len(build["harness_hash"]) + i)
+        doc["build"] = build
+        ingest(client, auth, doc)
+    stored = session.execute(text(
+        "SELECT builds.harness_hash, count(*) FROM builds JOIN result_documents d "
+        "ON d.build_id = builds.id GROUP BY builds.harness_hash")).all()
+    assert sorted(stored) == [(a["harness_hash"], 1), (b["harness_hash"], 2)]
+
+    history = client.get("/api/v1/history", params={
+        "machine": "bench-01", "dataset": "nanoaod", "setting": 505,
+        "metric": "compressed_bytes"}).json()
+    assert [x["harness_hash"] for x in history["builds"]] == [b["harness_hash"]]
+    assert [p["build_id"] for p in history["points"]] == [0, 0]
