@@ -28,7 +28,7 @@ from basketbench.analysis.compare.request import CompareRequest
 from basketbench.analysis.compare.rows import _float
 from basketbench.analysis.compare.service import compare
 from basketbench.analysis.compare.sides import _mean
-from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
+from basketbench.analysis.configuration import ConfigSelector
 from basketbench.analysis.history import _downsample, history
 from basketbench.analysis.schemas import CompareSide, SeriesOut
 from basketbench.analysis.series import CodecChoice, series_index
@@ -39,7 +39,7 @@ from basketbench.changes.service import series_markers
 from basketbench.core.config import Settings
 from basketbench.core.db import make_engine, make_sessionmaker
 from basketbench.core.errors import NotFound
-from basketbench.models import Commit, Machine, Result, ResultDocument
+from basketbench.models import Commit, Configuration, Machine, Result, ResultDocument
 from basketbench.models.result import COUNT_METRICS, METRICS
 from basketbench.results import codec_sets as codec_service
 from basketbench.results import ingest
@@ -117,7 +117,9 @@ def _reference_history(session: Session, machine: str, dataset: str, metric: str
                        sel: ConfigSelector, max_points: int) -> dict[str, Any]:
     m = get_machine(session, machine)
     ds = get_dataset(session, dataset)
-    conf = resolve_configuration(session, sel)
+    confs = list(session.scalars(select(Configuration).where(*sel.clauses())))
+    assert len(confs) == 1, sel
+    conf = configuration_out(confs[0])
     lo, hi = order_bounds(session, None, None)
     value, vmin, vmax, vstd, n = _metric_columns(metric)
     where = [Result.machine_id == m.id, Result.dataset_id == ds.id,

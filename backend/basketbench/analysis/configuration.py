@@ -51,28 +51,44 @@ class ConfigSelector:
 
 
 @lru_cache(maxsize=2)
-def _configuration_statement(with_codec: bool) -> Any:
-    """ConfigSelector.clauses() with a setting, as parameters: built once."""
+def _configuration_columns(with_codec: bool) -> tuple[Any, Any]:
+    """ConfigSelector.clauses() with a setting, as parameters (built once): the first and
+    the second configuration matching, as two scalar subqueries that ride on another
+    lookup's row (history's machine and dataset: one round trip for the three)."""
     fields = ["setting", "preconditioner", "dictionary_size", "basket_size", "mode", "threads"]
     if with_codec:
         fields.append("codec")
-    return select(Configuration.id).where(
-        *(getattr(Configuration, f) == bindparam(f) for f in fields)).limit(2)
+    matching = (select(Configuration.id)
+                .where(*(getattr(Configuration, f) == bindparam(f) for f in fields))
+                .order_by(Configuration.id))
+    return (matching.limit(1).scalar_subquery().label("first_configuration"),
+            matching.offset(1).limit(1).scalar_subquery().label("second_configuration"))
 
 
-def resolve_configuration(session: Session, sel: ConfigSelector) -> ConfigurationOut:
-    """The one configuration ``sel`` names, as columns (no ORM object): history's."""
-    if sel.configuration_id is not None:
-        found = dimcache.configurations(session, [sel.configuration_id])
-        if sel.configuration_id not in found:
-            raise NotFound(f"unknown configuration {sel.configuration_id}")
-        return found[sel.configuration_id]
-    if sel.setting is None:
-        raise BadRequest("give configuration_id or setting")
+def configuration_lookup(sel: ConfigSelector) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The scalar subqueries (and their parameters) resolve_configuration needs for a
+    selector naming its fields; none for one naming an id (the per-process cache has it)
+    or naming neither (a 400)."""
+    if sel.configuration_id is not None or sel.setting is None:
+        return (), {}
     params = {"setting": sel.setting, "codec": sel.codec, "preconditioner": sel.preconditioner,
               "dictionary_size": sel.dictionary_size, "basket_size": sel.basket_size,
               "mode": sel.mode, "threads": sel.threads}
-    ids = list(session.scalars(_configuration_statement(sel.codec is not None), params))
+    return _configuration_columns(sel.codec is not None), params
+
+
+def resolve_configuration(session: Session, sel: ConfigSelector,
+                          found: tuple[Any, ...] = ()) -> ConfigurationOut:
+    """The one configuration ``sel`` names, as columns (no ORM object): history's. ``found``
+    are the values of configuration_lookup's subqueries, read with another lookup."""
+    if sel.configuration_id is not None:
+        by_id = dimcache.configurations(session, [sel.configuration_id])
+        if sel.configuration_id not in by_id:
+            raise NotFound(f"unknown configuration {sel.configuration_id}")
+        return by_id[sel.configuration_id]
+    if sel.setting is None:
+        raise BadRequest("give configuration_id or setting")
+    ids = [i for i in found if i is not None]
     if not ids:
         raise NotFound("no configuration matches these fields")
     if len(ids) > 1:

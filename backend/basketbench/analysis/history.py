@@ -14,7 +14,11 @@ from typing import Any
 from sqlalchemy import Float, bindparam, cast, func, null, select
 from sqlalchemy.orm import Session
 
-from basketbench.analysis.configuration import ConfigSelector, resolve_configuration
+from basketbench.analysis.configuration import (
+    ConfigSelector,
+    configuration_lookup,
+    resolve_configuration,
+)
 from basketbench.analysis.schemas import SeriesOut
 from basketbench.analysis.series import index_of, series_index
 from basketbench.catalog import commit_heads as commitheads
@@ -94,8 +98,9 @@ def history(session: Session, machine: str, dataset: str, metric: str, sel: Conf
     """JSON-ready dict shaped like schemas.analysis.HistoryOut."""
     if metric not in METRICS:
         raise BadRequest(f"unknown metric {metric!r}", list(METRICS))
-    m, ds_id, ds_name = get_machine_dataset_refs(session, machine, dataset)
-    conf = resolve_configuration(session, sel)
+    m, ds_id, ds_name, found = get_machine_dataset_refs(session, machine, dataset,
+                                                        *configuration_lookup(sel))
+    conf = resolve_configuration(session, sel, found)
     lo, hi = order_bounds(session, commit_from, commit_to)
     params = {"machine_id": m.id, "dataset_id": ds_id, "configuration_id": conf.id,
               "lo": lo, "hi": hi}

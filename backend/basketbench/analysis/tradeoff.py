@@ -88,7 +88,7 @@ def tradeoff(session: Session, commit: str, machine: str, dataset: str, sel: Con
              reference: int | None, codecs: str | None = None) -> dict[str, Any]:
     """JSON-ready dict shaped like schemas.analysis.TradeoffOut."""
     commit_id, sha, order = get_commit_ref(session, commit)
-    m, ds_id, ds_name = get_machine_dataset_refs(session, machine, dataset)
+    m, ds_id, ds_name, _ = get_machine_dataset_refs(session, machine, dataset)
     params = {"commit_id": commit_id, "machine_id": m.id, "dataset_id": ds_id}
     groups = [tuple(row) for row in session.execute(_groups_statement(), params)]
     # The codec series of this commit's results (every configuration): one commit, so

@@ -126,19 +126,23 @@ _DATASET_ID_BY_NAME = (select(Dataset.id).where(Dataset.name == bindparam("datas
 
 
 def get_machine_dataset_refs(session: Session, machine: str, dataset: str,
-                             ) -> tuple[MachineRef, int, str]:
+                             extra: tuple[Any, ...] = (), params: dict[str, Any] | None = None,
+                             ) -> tuple[MachineRef, int, str, tuple[Any, ...]]:
     """get_machine_ref and get_dataset_ref in one round trip (a history's or trade-off's
-    two lookups): the dataset found by name comes with the machine's row. Same answers
-    and errors as the two, in their order: an unknown machine first."""
-    stmt, params = _machine_query(machine, Machine.id, Machine.name, Machine.tag,
-                                  Machine.version, _DATASET_ID_BY_NAME)
-    row = session.execute(stmt, {**params, "dataset_name": dataset}).first()
+    lookups): the dataset found by name comes with the machine's row, and so do the
+    caller's ``extra`` scalar subqueries (their values last; ``params`` binds them). Same
+    answers and errors as the two, in their order: an unknown machine first."""
+    stmt, machine_params = _machine_query(machine, Machine.id, Machine.name, Machine.tag,
+                                          Machine.version, _DATASET_ID_BY_NAME, *extra)
+    row = session.execute(stmt, {**(params or {}), **machine_params,
+                                 "dataset_name": dataset}).first()
     if row is None:
         raise NotFound(f"unknown machine {machine.strip()!r}")
     ref = MachineRef(id=row[0], name=row[1], tag=row[2], version=row[3])
+    values = tuple(row[5:])
     if row[4] is None:  # a dataset id, or unknown: its own lookup says which
-        return (ref, *get_dataset_ref(session, dataset))
-    return ref, row[4], dataset
+        return (ref, *get_dataset_ref(session, dataset), values)
+    return ref, row[4], dataset, values
 
 
 def get_dataset(session: Session, ref: str) -> Dataset:

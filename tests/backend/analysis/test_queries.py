@@ -186,6 +186,21 @@ def test_history_errors(client, history_db):
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid"
 
 
+def test_history_names_a_configuration_its_fields_leave_ambiguous(client, auth, history_db):
+    """Setting 0 (no compression) stored as two codecs, "memcpy" and "none": the fields
+    alone match two configurations, a 400 listing both; the codec picks one."""
+    doc = document(commit=history_db[0], seed=99, datasets=("nanoaod",))
+    doc["results"] = [dict(r, codec="none") for r in doc["results"] if r["setting"] == 0]
+    r = client.post("/api/v1/results", json=doc, headers=auth)
+    assert r.status_code == 201, r.text
+    base = "/api/v1/history?machine=bench-01&dataset=nanoaod&setting=0"
+    r = client.get(base)
+    assert r.status_code == 400 and "several configurations match" in r.text, r.text
+    assert len(r.json()["error"]["details"]) == 2
+    assert len(client.get(base + "&codec=memcpy").json()["points"]) == len(history_db)
+    assert len(client.get(base + "&codec=none").json()["points"]) == 1
+
+
 def test_history_and_tradeoff_find_machine_and_dataset_in_one_lookup(client, history_db):
     """The machine's row brings the dataset's id (one round trip): an unknown machine is
     named first, an unknown dataset next, and a dataset given by id answers as by name."""

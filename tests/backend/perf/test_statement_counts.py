@@ -26,9 +26,9 @@ EXPECTED: dict[str, tuple[int, int]] = {
     "run queues": (200, 2),
     "run": (200, 2),
     "results": (200, 5),
-    # machine and dataset (one row); configuration; series rows; changes; the documents'
+    # machine, dataset and configuration (one row); series rows; changes; the documents'
     # build ids (the builds' columns come from the process's cache)
-    "history": (200, 5),
+    "history": (200, 4),
     # commit; machine and dataset (one row); the results grouped per configuration and
     # codec set (which also give the codec series); + the counted runs' values if any
     "tradeoff": (200, 3),
