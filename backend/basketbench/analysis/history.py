@@ -19,6 +19,7 @@ from basketbench.analysis.configuration import (
     configuration_lookup,
     resolve_configuration,
 )
+from basketbench.analysis.merging import combine
 from basketbench.analysis.schemas import SeriesOut
 from basketbench.analysis.series import index_of, series_index
 from basketbench.catalog import commit_heads as commitheads
@@ -191,20 +192,15 @@ def _merge_sets(rows: list[Any]) -> list[tuple[Any, ...]]:
             continue
         m = out[-1]
         set_id, total, count, vmin, vmax, vstd, n, run_id = row[3:]
-        m[3] = _pick(max, m[3], set_id)  # the point names the newest set
+        m[3] = combine(max, m[3], set_id)  # the point names the newest set
         m[4] += total
         m[5] += count
-        m[6] = _pick(min, m[6], vmin)
-        m[7] = _pick(max, m[7], vmax)
-        m[8] = _pick(max, m[8], vstd)
-        m[9] = _pick(operator.add, m[9], n)
-        m[10] = _pick(max, m[10], run_id)
+        m[6] = combine(min, m[6], vmin)
+        m[7] = combine(max, m[7], vmax)
+        m[8] = combine(max, m[8], vstd)
+        m[9] = combine(operator.add, m[9], n)
+        m[10] = combine(max, m[10], run_id)
     return [tuple(m) for m in out]
-
-
-def _pick(f: Any, a: Any, b: Any) -> Any:
-    """f(a, b) of two values that may be missing."""
-    return b if a is None else a if b is None else f(a, b)
 
 
 def _downsample(points: list[PointDict], max_points: int, keep: set[str]) -> list[PointDict]:

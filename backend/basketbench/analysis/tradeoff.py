@@ -12,6 +12,7 @@ than its SQL (docs/perf/backend.md)."""
 from __future__ import annotations
 
 import math
+import operator
 import statistics
 from collections import defaultdict
 from functools import lru_cache
@@ -21,6 +22,7 @@ from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.analysis.configuration import ConfigSelector
+from basketbench.analysis.merging import combine
 from basketbench.analysis.series import commit_set_rows, index_of
 from basketbench.catalog import dimensions as dimcache
 from basketbench.catalog.lookup import get_commit_ref, get_machine_dataset_refs
@@ -138,25 +140,16 @@ def _merge(rows: list[tuple[Any, ...]]) -> dict[int, Values]:
             sums[cid] = list(row[2:14])
             continue
         for k in range(0, 8, 2):  # sums and counts of the averaged columns
-            s[k] = _add(s[k], row[2 + k])
+            s[k] = combine(operator.add, s[k], row[2 + k])
             s[k + 1] += row[3 + k]
-        s[8], s[10] = _pick(min, s[8], row[10]), _pick(min, s[10], row[12])
-        s[9], s[11] = _pick(max, s[9], row[11]), _pick(max, s[11], row[13])
+        s[8], s[10] = combine(min, s[8], row[10]), combine(min, s[10], row[12])
+        s[9], s[11] = combine(max, s[9], row[11]), combine(max, s[11], row[13])
     out: dict[int, Values] = {}
     for cid, s in sums.items():
         ratio, size, cmed, dmed = (None if s[k + 1] == 0 else s[k] / s[k + 1]
                                    for k in range(0, 8, 2))
         out[cid] = (ratio, size, cmed, dmed, s[8], s[9], s[10], s[11])
     return out
-
-
-def _add(a: Any, b: Any) -> Any:
-    return b if a is None else a if b is None else a + b
-
-
-def _pick(f: Any, a: Any, b: Any) -> Any:
-    """f(a, b) of two values that may be missing."""
-    return b if a is None else a if b is None else f(a, b)
 
 
 def _point(conf: ConfigurationOut, v: Values, counts: dict[tuple[int, int], float]

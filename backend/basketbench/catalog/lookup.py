@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
@@ -25,14 +25,11 @@ def normalise_sha(ref: str) -> str:
 
 def find_commit(session: Session, ref: str, repository_id: int | None = None) -> Commit | None:
     """Full sha or unique prefix. A range scan (not LIKE) so the btree index is used."""
-    sha = normalise_sha(ref)
-    stmt = select(Commit).where(Commit.sha >= sha, Commit.sha < sha + "~")
+    lo, hi = _prefix_range(ref)
+    stmt = select(Commit).where(Commit.sha >= lo, Commit.sha < hi)
     if repository_id is not None:
         stmt = stmt.where(Commit.repository_id == repository_id)
-    found = list(session.scalars(stmt.limit(2)))
-    if len(found) > 1:
-        raise BadRequest(f"commit prefix {ref!r} is ambiguous", [c.sha for c in found])
-    return found[0] if found else None
+    return _unique_commit(ref, list(session.scalars(stmt.limit(2))))
 
 
 _COMMIT_REF = (select(Commit.id, Commit.sha, Commit.order)
@@ -48,13 +45,29 @@ class CommitRef(NamedTuple):
 def get_commit_ref(session: Session, ref: str) -> CommitRef:
     """get_commit's (id, sha, git order) only, for the hot reads: the ORM object (its
     message, parents, ...) and a statement built per request cost a tradeoff ~1 ms."""
-    sha = normalise_sha(ref)
-    found = session.execute(_COMMIT_REF, {"lo": sha, "hi": sha + "~"}).all()
-    if len(found) > 1:
-        raise BadRequest(f"commit prefix {ref!r} is ambiguous", [row[1] for row in found])
-    if not found:
+    lo, hi = _prefix_range(ref)
+    found = _unique_commit(ref, [CommitRef(*row) for row in
+                                 session.execute(_COMMIT_REF, {"lo": lo, "hi": hi})])
+    if found is None:
         raise NotFound(f"unknown commit {ref!r}")
-    return CommitRef(*found[0])
+    return found
+
+
+def _prefix_range(ref: str) -> tuple[str, str]:
+    """The shas a prefix stands for, as a half-open range of the sha index."""
+    sha = normalise_sha(ref)
+    return sha, sha + "~"
+
+
+_C = TypeVar("_C", Commit, CommitRef)
+
+
+def _unique_commit(ref: str, found: list[_C]) -> _C | None:
+    """The one commit a prefix found (at most two asked for), None for none; a 400 naming
+    the candidates for more."""
+    if len(found) > 1:
+        raise BadRequest(f"commit prefix {ref!r} is ambiguous", [c.sha for c in found])
+    return found[0] if found else None
 
 
 def get_commit(session: Session, ref: str, repository_id: int | None = None) -> Commit:
