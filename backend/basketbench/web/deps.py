@@ -64,13 +64,14 @@ def _in_session(make: Callable[[], Session], work: Callable[..., T], args: tuple
 
 async def run_in_session(request: Request, work: Callable[..., T], *args: Any) -> T:
     """``work(session, *args)`` in one worker thread, its session opened and closed there:
-    for the hottest reads, one thread hop per request instead of three (SessionDep's
-    opening and closing each take one)."""
+    one thread hop instead of three (SessionDep's opening and closing each take one), for
+    work that may write (the private-reads token check stamps the token's last use)."""
     return await run_in_threadpool(_in_session, request.app.state.sessionmaker, work, args)
 
 
 async def run_read(request: Request, work: Callable[..., T], *args: Any) -> T:
-    """run_in_session for work that only reads, its connection in autocommit."""
+    """run_in_session for work that only reads (history, trade-off, compare), its
+    connection in autocommit."""
     return await run_in_threadpool(_in_session, request.app.state.sessionmaker, work, args,
                                    True)
 
