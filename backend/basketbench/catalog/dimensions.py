@@ -1,7 +1,7 @@
 """Per-engine caches of rows that never change once written.
 
-A configuration's identity fields and a dataset's name are immutable (codec sets keep a
-cache of their own in results/codec_sets.py), so
+A configuration's identity fields, a dataset's name and a build's columns are immutable
+(codec sets keep a cache of their own in results/codec_sets.py), so
 compare and history look them up here instead of loading ORM objects on every request (building
 hundreds of ORM objects cost more than the SQL). Keyed weakly by engine: a new
 database (tests, another URL) gets a fresh cache.
@@ -11,19 +11,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.db import engine_of
-from basketbench.models import Configuration, Dataset
+from basketbench.models import Build, Configuration, Dataset
 from basketbench.models.experiment import configuration_label
 from basketbench.schemas.refs import ConfigurationOut
 
 _lock = threading.Lock()
 _configurations: WeakKeyDictionary[Engine, dict[int, ConfigurationOut]] = WeakKeyDictionary()
 _datasets: WeakKeyDictionary[Engine, dict[int, str]] = WeakKeyDictionary()
+_builds: WeakKeyDictionary[Engine, dict[int, tuple[Any, ...]]] = WeakKeyDictionary()
 
 _CONF_COLUMNS = (Configuration.id, Configuration.setting, Configuration.algorithm,
                  Configuration.codec, Configuration.level, Configuration.preconditioner,
@@ -58,4 +60,20 @@ def dataset_names(session: Session, ids: Iterable[int]) -> dict[int, str]:
     if wanted - cache.keys():
         for did, name in session.execute(select(Dataset.id, Dataset.name)).all():
             cache[did] = name
+    return {i: cache[i] for i in wanted if i in cache}
+
+
+_BUILD_COLUMNS = (Build.id, Build.tool, Build.backend, Build.root_commit, Build.build_profile,
+                  Build.build_profile_version, Build.harness_hash)
+
+
+def builds(session: Session, ids: Iterable[int]) -> dict[int, tuple[Any, ...]]:
+    """Each build's columns (results/provenance.py BUILD_COLUMNS' order) by id."""
+    engine = engine_of(session)
+    with _lock:
+        cache = _builds.setdefault(engine, {})
+    wanted = set(ids)
+    if wanted - cache.keys():
+        for bid, *columns in session.execute(select(*_BUILD_COLUMNS)).all():
+            cache[bid] = tuple(columns)
     return {i: cache[i] for i in wanted if i in cache}

@@ -7,18 +7,15 @@ columns in its own query (results/listing.py)."""
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Collection
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import orjson
-from sqlalchemy import Engine, bindparam, select, tuple_
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, select, tuple_
 from sqlalchemy.orm import Session
 
-from basketbench.core.db import engine_of
-from basketbench.core.sqlutil import plain_rows
+from basketbench.catalog import dimensions
+from basketbench.core.sqlutil import insert_ignore, plain_rows
 from basketbench.models import Build, ResultDocument
 
 BUILD_COLUMNS = (ResultDocument.tool, ResultDocument.backend, ResultDocument.root_commit,
@@ -50,40 +47,14 @@ def ensure_build(session: Session, tool: str | None, backend: str | None,
     """The id of this build's row, made if new (ingest: a document's build_id)."""
     key = build_key(tool, backend, root_commit, profile, profile_version, harness_hash)
     found = session.scalar(select(Build.id).where(Build.key == key))
-    if found is not None:
-        return found
-    row = Build(key=key, tool=tool, backend=backend, root_commit=root_commit,
-                build_profile=profile, build_profile_version=profile_version,
-                harness_hash=harness_hash)
-    try:
-        with session.begin_nested():
-            session.add(row)
-            session.flush()
-    except IntegrityError:  # made concurrently
+    if found is None:  # new: made here, or concurrently by another ingest
+        insert_ignore(session, Build.__table__, [  # type: ignore[arg-type]
+            {"key": key, "tool": tool, "backend": backend, "root_commit": root_commit,
+             "build_profile": profile, "build_profile_version": profile_version,
+             "harness_hash": harness_hash}], ["key"])
         found = session.scalar(select(Build.id).where(Build.key == key))
-        if found is None:
-            raise
-        return found
-    return row.id
-
-
-# Builds rows never change: each process keeps those it has read, per engine.
-_builds: WeakKeyDictionary[Engine, dict[int, tuple[Any, ...]]] = WeakKeyDictionary()
-_builds_lock = threading.Lock()
-_BUILD_ROWS = (select(Build.id, Build.tool, Build.backend, Build.root_commit,
-                      Build.build_profile, Build.build_profile_version, Build.harness_hash)
-               .where(Build.id.in_(bindparam("ids", expanding=True))))
-
-
-def _build_columns(session: Session, ids: set[int]) -> dict[int, tuple[Any, ...]]:
-    """Each build id's columns (BUILD_COLUMNS' order), from the process's cache."""
-    with _builds_lock:
-        cache = _builds.setdefault(engine_of(session), {})
-    missing = ids - cache.keys()
-    if missing:
-        for row in plain_rows(session, _BUILD_ROWS, {"ids": sorted(missing)}):
-            cache[row[0]] = tuple(row[1:])
-    return cache
+        assert found is not None  # ON CONFLICT waited for the other insert: it is seen
+    return found
 
 
 # Served by ix_result_documents_machine_commit (migrations 0024, 0043) as an index-only
@@ -115,7 +86,7 @@ def build_refs(session: Session, machine_id: int, commit_ids: Collection[int],
         sets = set(codec_set_ids)
         newest = {commit: build for commit, set_id, build in rows
                   if commit in wanted_ids and set_id in sets}
-    columns = _build_columns(session, {b for b in newest.values() if b is not None})
+    columns = dimensions.builds(session, {b for b in newest.values() if b is not None})
     # Listed in the order first met along the commits (a build row's columns are unique).
     builds: list[dict[str, Any]] = []
     place: dict[int, int] = {}
