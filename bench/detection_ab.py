@@ -53,11 +53,13 @@ def compare(
         subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(tree),
                         baseline], check=True)
         try:
-            sides = {baseline: tree, "this tree": REPO}
+            sides = [(baseline, tree), ("this tree", REPO)]
             differ = False
+            ratios: list[float] = []  # this tree's pass CPU / the baseline's, paired
             for k in range(rounds):
                 out: dict[str, dict[str, Any]] = {}
-                for name, root in sides.items():
+                # alternate which side goes first: the VM's speed drifts within a round
+                for name, root in sides if k % 2 == 0 else sides[::-1]:
                     copy = f"{database}_ab"
                     _fresh_copy(admin_url, database, copy)
                     report = Path(tmp) / f"{k}-{'base' if root == tree else 'this'}.json"
@@ -76,16 +78,28 @@ def compare(
                 base, this = out[baseline], out["this tree"]
                 same = base["changes"] == this["changes"] and base["runs"] == this["runs"]
                 differ |= not same
+                ratios += _paired(base["passes"], this["passes"])
                 typer.echo(
                     f"round {k + 1}: {len(this['changes'])} changes, {len(this['runs'])} runs, "
                     f"{'identical' if same else 'DIFFERENT'}; pass CPU median "
                     f"{_median(base['passes']):.0f} -> {_median(this['passes']):.0f} ms, "
                     f"ingest {_median(base['ingests']):.1f} -> {_median(this['ingests']):.1f} ms "
                     f"(load {base['load']:.2f} / {this['load']:.2f})")
+            if ratios:
+                q1, q2, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+                typer.echo(f"pass CPU, this tree / {baseline}, each pass paired with the same "
+                           f"commit and machine's: median {q2:.3f} (quartiles {q1:.3f}-"
+                           f"{q3:.3f}) of {len(ratios)} pairs")
         finally:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)],
                            check=False)
     raise typer.Exit(1 if differ else 0)
+
+
+def _paired(base: list[float], this: list[float]) -> list[float]:
+    """this / base of each pass after each machine's first (the same commit and machine on
+    both sides): a ratio per pair cancels what the commits cost, left is the code."""
+    return [b / a for a, b in zip(base[3:], this[3:], strict=True) if a > 0]
 
 
 def _median(values: list[float]) -> float:

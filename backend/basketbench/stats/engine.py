@@ -78,6 +78,9 @@ class SeriesInput:
     # within_se of the newest point's samples, when the caller knows it without them (the
     # service's packed points of a commit measured once); else computed from the samples.
     newest_se: float | None = None
+    # The newest point's runs, when the caller knows them without making the point (a
+    # commit measured once: its one run is its median); else read from the point.
+    newest_runs: list[float] | None = None
 
     def __post_init__(self) -> None:
         if self.medians is None:
@@ -104,11 +107,23 @@ class Candidate:
 
 
 def _log_matrix(rows: Sequence[Sequence[float] | Array], width: int) -> Array:
+    """The log of each row's newest ``width`` values, left-aligned, NaN after them. One
+    np.log over all the rows' values (elementwise: the same bits as row by row), not one
+    per row: a screen asks this of ~1 700 rows."""
     out = np.full((len(rows), max(width, 1)), np.nan)
-    for i, row in enumerate(rows):
-        vals = np.log(np.asarray(row[-width:] if width else [], dtype=float))
-        out[i, :vals.size] = vals
+    if not width or not rows:
+        return out
+    tails = [row[-width:] for row in rows]
+    sizes = np.fromiter(map(len, tails), dtype=np.int64, count=len(tails))
+    if not sizes.any():
+        return out
+    values = np.concatenate(tails, dtype=float)
+    out[np.arange(out.shape[1])[None, :] < sizes[:, None]] = np.log(values)
     return out
+
+
+def _newest_runs(s: SeriesInput) -> list[float]:
+    return s.newest_runs if s.newest_runs is not None else s.points[-1].runs
 
 
 def _newest_se(series: list[SeriesInput]) -> Array:
@@ -140,7 +155,7 @@ def tested_candidates(family: list[SeriesInput], rule: SpeedRule) -> list[Candid
         if not idx:
             continue
         refs = [family[i].levels[:-back] for i in idx]
-        news = [family[i].levels[-back:] if back > 1 else family[i].points[-1].runs
+        news = [family[i].levels[-back:] if back > 1 else _newest_runs(family[i])
                 for i in idx]
         se = _newest_se([family[i] for i in idx])
         lt = level_test(_log_matrix(refs, w), _log_matrix(news, max(len(n) for n in news)), se,

@@ -26,6 +26,7 @@ from basketbench.models.result import SPEED_METRICS
 from basketbench.stats.engine import SeriesPoint
 
 Array = NDArray[np.float64]
+NO_START = -(2**31)  # a segment from the series' first cell (before any git order)
 Ints = NDArray[np.int64]
 T = TypeVar("T")
 
@@ -56,21 +57,28 @@ class _MadeWhenRead(Sequence[T]):
 class SeriesCells(_MadeWhenRead[CommitValues]):
     """One series' cells, oldest first (git order, then commit id)."""
 
-    __slots__ = ("_made", "_make", "_medians", "_rank_of", "_ranks", "_se", "commit_ids",
-                 "orders")
+    __slots__ = ("_counted", "_exact", "_made", "_make", "_medians", "_rank_of", "_ranks",
+                 "_se", "_with_runs", "commit_ids", "orders")
 
     def __init__(self, commit_ids: Ints, orders: Ints, medians: dict[str, Array],
                  make: Callable[[int], CommitValues],
                  ranks: tuple[dict[int, int], Ints] | None = None,
-                 se: dict[str, Array] | None = None) -> None:
+                 se: dict[str, Array] | None = None,
+                 exact: tuple[dict[str, Array], NDArray[np.bool_]] | None = None) -> None:
         self.commit_ids = commit_ids
         self.orders = orders
         self._medians = medians
+        # Per exact metric each cell's value (NaN: none recorded) and whether a run of the
+        # cell was counted, when the window has them as arrays: the exact and count rules
+        # read the newest two cells of every series, and making them was a tenth of a pass.
+        self._exact: dict[str, Array] | None = exact[0] if exact is not None else None
+        self._counted: NDArray[np.bool_] | None = exact[1] if exact is not None else None
         # per speed metric, each cell's standard error when the window knows it (a cell of
         # one run: its run's, from the packed points), inf where its samples must be read
         self._se = se
         self._make = make
         self._made: dict[int, CommitValues] = {}
+        self._with_runs: dict[str, Ints] = {}
         # A window's series: its commits' ranks in the window (ascending, as the cells
         # are), and the window's rank of each commit, shared by its series.
         self._rank_of: dict[int, int] = ranks[0] if ranks is not None else {}
@@ -100,6 +108,37 @@ class SeriesCells(_MadeWhenRead[CommitValues]):
     def medians(self, metric: str) -> Array:
         """The median of each cell's runs of a speed metric (NaN: no runs)."""
         return self._medians[metric]
+
+    def with_runs(self, metric: str, start: int = NO_START) -> Ints:
+        """The indices of the cells with runs of a speed metric from git order ``start`` on
+        (a segment; the screen and the drift rule both ask it of every series: the whole
+        series' answer is kept)."""
+        whole = self._with_runs.get(metric)
+        if whole is None:
+            whole = self._with_runs[metric] = np.flatnonzero(~np.isnan(self._medians[metric]))
+        if start == NO_START:
+            return whole
+        out: Ints = whole[self.orders[whole] >= start]
+        return out
+
+    def exact(self, metric: str, i: int) -> float | None:
+        """Cell i's value of an exact metric (CommitValues' ``ratio`` or
+        ``compressed_bytes``), None when none of its runs recorded it."""
+        if self._exact is None:
+            value: float | None = getattr(self[i], metric)
+            return value
+        x = float(self._exact[metric][i])
+        return None if x != x else x  # NaN: not recorded
+
+    def counted(self, i: int) -> bool:
+        """Whether cell i holds an instruction count (its CommitValues' ``counts``)."""
+        if self._counted is None:
+            return bool(self[i].counts)
+        return bool(self._counted[i])
+
+    def has_runs(self, i: int) -> bool:
+        """Whether cell i has a speed run kept (a median of some speed metric)."""
+        return any(not math.isnan(v[i]) for v in self._medians.values())
 
     def known_se(self, metric: str, i: int) -> float | None:
         """stats.speed.within_se of cell i's samples, known without reading them (the
@@ -155,6 +194,8 @@ def fill_samples(session: Session, machine_id: int, series: dict[SeriesKey, Seri
                  commit_ids: set[int]) -> None:
     """Load the samples the window left out (history.load_series(samples_of=...)), for
     these commits' cells: found through each series' commits, made only where loaded."""
+    if not commit_ids:  # (the steady state's newest points: their standard errors known)
+        return
     orders: dict[int, int] = {}
     for cells in series.values():
         for i in cells.positions(commit_ids):

@@ -24,6 +24,7 @@ from basketbench.changes.detection.cells import SeriesCells
 from basketbench.changes.detection.common import RERUN_TRIGGERS
 from basketbench.changes.detection.history import CommitValues, SeriesKey
 from basketbench.models import Result, ResultDocument, Run, ScreenPoints
+from basketbench.models.result import EXACT_METRICS
 from basketbench.results.codec_sets import series_keys
 from basketbench.stats.engine import run_median
 from basketbench.stats.speed import within_se
@@ -129,7 +130,8 @@ class _Window:
     def __init__(self, session: Session, order: dict[int, int],
                  arrays: list[tuple[int, bool, Any]], keys: set[SeriesKey]) -> None:
         sizes = [a.size for _, _, a in arrays]
-        entries = np.concatenate([a for _, _, a in arrays])
+        # (joined as bytes: concatenating the records field by field was ~5x slower)
+        entries = np.concatenate([a.view(np.uint8) for _, _, a in arrays]).view(DTYPE)
         # commits by git order, then id: the cells' order within a series
         ranked = sorted(order, key=lambda c: (order[c], c))
         rank_of = {c: k for k, c in enumerate(ranked)}
@@ -178,9 +180,17 @@ class _Window:
         self.se: dict[str, Any] = {}
         for metric, column in _SPEED_COLUMNS.items():
             self.medians[metric], self.se[metric] = self._run_medians(column)
+        self.exact = {metric: self._last_recorded(metric) for metric in EXACT_METRICS}
+        counted = (self._column("c_count") > 0) | (self._column("d_count") > 0)  # NaN: False
+        self.counted = np.logical_or.reduceat(counted, self.starts)
         bounds = np.flatnonzero(np.r_[True, cell_sid[1:] != cell_sid[:-1], True])
         self.ranges = {int(cell_sid[a]): (int(a), int(b))
                        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)}
+
+    def _column(self, name: str) -> Any:
+        """One field of the entries, by cell (np.take: ~5x faster than indexing the
+        strided field of the packed records)."""
+        return np.take(self.entries[name], self.entry)
 
     def _run_medians(self, column: str) -> tuple[Any, Any]:
         """Per cell, the median of its runs of one speed metric (its entries not busy and
@@ -188,7 +198,7 @@ class _Window:
         zeros (exact); the few of several runs by engine.run_median, as CommitValues.median.
         And the standard error of a cell of one run (its run's; NaN with fewer than three
         samples), inf where it is not known so (several runs pool their samples: read them)."""
-        values = self.entries[column][self.entry]
+        values = self._column(column)
         runs = ~self.busy & (values > 0)  # False for NaN
         count = np.add.reduceat(runs.astype(np.int64), self.starts)
         one = count == 1
@@ -196,9 +206,22 @@ class _Window:
         for c in np.flatnonzero(count > 1).tolist():
             a, b = self.starts[c], self.ends[c]
             out[c] = run_median(values[a:b][runs[a:b]].tolist())
-        se_column = self.entries[column[0] + "_se"][self.entry]
+        se_column = self._column(column[0] + "_se")
         se = np.add.reduceat(np.where(runs, se_column, 0.0), self.starts)
         return out, np.where(one, se, np.inf)  # inf: not known from one run
+
+    def _last_recorded(self, column: str) -> Any:
+        """Per cell, the value of its last entry (document order) that recorded this exact
+        metric, NaN where none did: what ``_values`` leaves in CommitValues (busy runs
+        included: sizes do not depend on the machine's load)."""
+        values = self._column(column)
+        out = values[self.ends - 1]  # a cell's last entry: nearly always it recorded it
+        for c in np.flatnonzero(np.isnan(out) & (self.ends - self.starts > 1)).tolist():
+            kept = values[self.starts[c]:self.ends[c]]
+            kept = kept[~np.isnan(kept)]
+            if kept.size:
+                out[c] = kept[-1]
+        return out
 
     def series(self) -> dict[SeriesKey, SeriesCells]:
         out = {}
@@ -207,7 +230,9 @@ class _Window:
             out[key] = SeriesCells(self.commit[a:b], self.order[a:b],
                                    {m: v[a:b] for m, v in self.medians.items()},
                                    partial(self._values, a), (self.rank_of, self.rank[a:b]),
-                                   {m: v[a:b] for m, v in self.se.items()})
+                                   {m: v[a:b] for m, v in self.se.items()},
+                                   ({m: v[a:b] for m, v in self.exact.items()},
+                                    self.counted[a:b]))
         return out
 
     def _values(self, first: int, j: int) -> CommitValues:

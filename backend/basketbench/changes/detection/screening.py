@@ -18,7 +18,12 @@ from sqlalchemy.orm import Session
 
 from basketbench.changes import notify
 from basketbench.changes.detection import ab, budget, confirm, history, points, revert
-from basketbench.changes.detection.cells import SegmentPoints, SeriesCells, fill_samples
+from basketbench.changes.detection.cells import (
+    NO_START,
+    SegmentPoints,
+    SeriesCells,
+    fill_samples,
+)
 from basketbench.changes.detection.common import Outcome, direction, rule_for
 from basketbench.core.config import Settings
 from basketbench.models import Change, Commit, Machine
@@ -72,7 +77,7 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         # every later commit tests the same shift again (issue 27's cascade).
         starts = [orders.get(ch.commit_id, -1) for ch in recorded.get(key, [])
                   if ch.state in ("confirmed", "confirming") or _below_minimum(ch)]
-        return max(starts, default=-(2**31))
+        return max(starts, default=NO_START)
 
     def flagged(key: tuple[int, int, str, str]) -> set[int]:
         return {ch.commit_id for ch in recorded.get(key, [])}
@@ -84,16 +89,18 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
 
     # Exact metrics: any difference to the previous measured commit of the same codec
     # series is a change (another series' values are never compared).
+    # (Read through the cells' arrays: a cell's CommitValues is made for a change only.)
     for (ds, conf, cs), values in series.items():
-        if len(values) < 2 or values[-1].commit_id != commit.id:
+        n = len(values)
+        if n < 2 or values.commit_ids[-1] != commit.id:
             continue
-        prev, cur = values[-2], values[-1]
         for metric in EXACT_METRICS:
-            a, b = getattr(prev, metric), getattr(cur, metric)
+            a, b = values.exact(metric, n - 2), values.exact(metric, n - 1)
             if a is None or b is None or a == b or commit.id in flagged((ds, conf, cs, metric)):
                 continue
             if metric == "ratio" and math.isclose(a, b, rel_tol=1e-12):
                 continue  # float noise of the same sizes
+            prev, cur = values[-2], values[-1]
             delta = (b - a) / abs(a) * 100 if a else math.inf
             ch = Change(commit_id=commit.id, parent_commit_id=prev.commit_id,
                         machine_id=machine_id, dataset_id=ds, configuration_id=conf,
@@ -150,10 +157,9 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
             drop = outliers((ds, conf, cs, metric)) - {commit.id}
             # the cells with runs, from the segment's start, without flukes (never the
             # commit's own): array masks, no cell read
-            keep = (values.orders >= start) & ~np.isnan(values.medians(metric))
+            index = values.with_runs(metric, start)
             if drop:
-                keep &= ~np.isin(values.commit_ids, list(drop))
-            index = np.flatnonzero(keep)
+                index = index[~np.isin(values.commit_ids[index], list(drop))]
             # the commit's own speeds are missing when its runs were busy: nothing to test
             if index.size >= 3 and values.commit_ids[index[-1]] == commit.id:
                 segments.append(SegmentPoints(values, index[-span:], metric))
@@ -170,9 +176,13 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
                  {c for seg, se in zip(segments, known, strict=True) if se is None
                   for c in seg.commits(-1, len(seg))})
     session.flush()
+    # A newest point whose standard error is known is a cell of one run: its run is its
+    # median, and the single test reads it without making the point.
     family = [SeriesInput(key, seg, history.min_effect(settings, names[key[:3]], key[3]),
-                          flagged(key), seg.cells.medians(key[3])[seg.at], se)
-              for key, seg, se in zip(series_of, segments, known, strict=True)]
+                          flagged(key), levels, se,
+                          None if se is None else [float(levels[-1])])
+              for key, seg, se in zip(series_of, segments, known, strict=True)
+              for levels in (seg.cells.medians(key[3])[seg.at],)]
     candidates = tested_candidates(family, rule) if family else []
     missing = {v.commit_id for c in candidates for i in (c.position - 1, c.position)
                if not (v := segments[c.series].cell(i)).samples_loaded}
@@ -399,7 +409,7 @@ def _drifts(settings: Settings, machine_id: int, commit_id: int,
                 continue
             # the segment: the cells with runs from its start (read as arrays; the cells
             # themselves only when a drift is found)
-            seg = np.flatnonzero((values.orders >= segment_start(key)) & ~np.isnan(medians))
+            seg = values.with_runs(metric, segment_start(key))
             if seg.size >= drift.MIN_POINTS:
                 todo.append((key, values, seg))
     window, min_pct = settings.detection_drift_window, settings.detection_drift_min_pct
@@ -444,11 +454,13 @@ def _fluke(ch: Change) -> bool:
         ((ch.confirmation or {}).get("result") or {}).get("verdict") == "rejected"
 
 
-def _busy_only(series: history.Series,
-               commit_id: int) -> bool:
+def _busy_only(series: dict[history.SeriesKey, SeriesCells], commit_id: int) -> bool:
     """The commit was measured, but only by runs on a busy machine (no speeds kept)."""
-    mine = [values[-1] for values in series.values() if values[-1].commit_id == commit_id]
-    return bool(mine) and all(v.busy_runs and not v.runs for v in mine)
+    mine = [values for values in series.values() if values.commit_ids[-1] == commit_id]
+    # a newest cell with a speed run answers it without making any cell
+    if not mine or any(values.has_runs(len(values) - 1) for values in mine):
+        return False
+    return all(v.busy_runs and not v.runs for v in (values[-1] for values in mine))
 
 
 def attribution(settings: Settings, metric: str, parent: history.CommitValues,
@@ -462,7 +474,7 @@ def attribution(settings: Settings, metric: str, parent: history.CommitValues,
 
 
 def _count_changes(settings: Settings, machine_id: int, commit_id: int,
-                   series: history.Series,
+                   series: dict[history.SeriesKey, SeriesCells],
                    flagged: Callable[[Key], set[int]], run_id: int | None,
                    now: datetime) -> list[tuple[Key, Change]]:
     """Count metrics of this commit that moved beyond the threshold against the newest
@@ -471,9 +483,9 @@ def _count_changes(settings: Settings, machine_id: int, commit_id: int,
     out = []
     threshold = settings.detection_count_threshold
     for (ds, conf, cs), values in series.items():
-        cur = values[-1]
-        if cur.commit_id != commit_id or not cur.counts:
+        if values.commit_ids[-1] != commit_id or not values.counted(len(values) - 1):
             continue
+        cur = values[-1]
         after = cur.count_medians()
         for metric in after:
             if commit_id in flagged((ds, conf, cs, metric)):
