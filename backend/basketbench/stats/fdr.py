@@ -3,6 +3,7 @@ commit, so hundreds of series per commit do not mean dozens of false alarms."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 
 def bh_adjust(pvalues: Sequence[float | None]) -> list[float | None]:
     """BH-adjusted p-values (q-values); None stays None and does not count as a test."""
-    idx = [i for i, p in enumerate(pvalues) if p is not None and np.isfinite(p)]
+    idx = [i for i, p in enumerate(pvalues) if p is not None and math.isfinite(p)]
     out: list[float | None] = [None] * len(pvalues)
     if not idx:
         return out
@@ -22,8 +23,8 @@ def bh_adjust(pvalues: Sequence[float | None]) -> list[float | None]:
     q_sorted = np.minimum.accumulate(ranked[::-1])[::-1]
     q = np.empty(m)
     q[order] = np.minimum(q_sorted, 1.0)
-    for k, i in enumerate(idx):
-        out[i] = float(q[k])
+    for i, value in zip(idx, q.tolist(), strict=True):  # (a screen has thousands)
+        out[i] = value
     return out
 
 
@@ -36,7 +37,7 @@ def bh_adjust_partial(pvalues: Sequence[float | None], family: int) -> list[floa
     others were not run because their effect was too small to matter). Ranking the run
     tests among themselves is conservative: an untested p-value could only have been
     below them and lowered their q."""
-    idx = [i for i, p in enumerate(pvalues) if p is not None and np.isfinite(p)]
+    idx = [i for i, p in enumerate(pvalues) if p is not None and math.isfinite(p)]
     out: list[float | None] = [None] * len(pvalues)
     if not idx:
         return out
@@ -47,6 +48,6 @@ def bh_adjust_partial(pvalues: Sequence[float | None], family: int) -> list[floa
     q_sorted = np.minimum.accumulate(ranked[::-1])[::-1]
     q = np.empty(len(p))
     q[order] = np.minimum(q_sorted, 1.0)
-    for k, i in enumerate(idx):
-        out[i] = float(q[k])
+    for i, value in zip(idx, q.tolist(), strict=True):  # (a screen has thousands)
+        out[i] = value
     return out

@@ -228,3 +228,43 @@ def test_a_document_stores_its_packed_points_with_its_results(
         from basketbench.changes.detection.points import DTYPE
 
         assert len(row.packed) == out["results"] * DTYPE.itemsize
+
+
+def test_a_pass_reads_the_packed_points_of_the_documents_it_has_not_read(
+        quiet_client: TestClient, quiet_auth: dict[str, str], clean_db: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process keeps the packed points it read (changes/detection/packed_cache.py): a
+    pass takes from the database the bytes of the window's new document only, and reads
+    again a row written anew since (its version changed)."""
+    from basketbench.changes.detection import packed_cache
+
+    settings = make_settings(clean_db, detection_confirm_runs=0)
+    factory = quiet_client.app.state.sessionmaker
+    engine = quiet_client.app.state.engine
+    read: list[int] = []
+    put = packed_cache.put
+    monkeypatch.setattr(packed_cache, "put", lambda e, d, v, p: (read.append(d), put(e, d, v, p)))
+    documents = []
+    for i in range(6):
+        documents.append(ingest(quiet_client, quiet_auth, make_doc(i))["document_id"])
+        read.clear()
+        with factory() as session:
+            after_ingest(session, settings, documents[-1])
+            session.commit()
+        # the first pass reads its whole window; each later one, the new document alone
+        assert read == (documents if i == 0 else [documents[-1]]), i
+    assert set(documents) <= set(packed_cache.known(engine))
+
+    # a row written anew (a rebuild deletes and inserts it): its new version is read
+    with factory() as session:
+        session.execute(text("UPDATE screen_points SET packed = packed WHERE document_id = :d"),
+                        {"d": documents[2]})
+        session.commit()
+    documents.append(ingest(quiet_client, quiet_auth, make_doc(6))["document_id"])
+    with factory() as session:
+        version = session.scalar(text("SELECT xmin::text FROM screen_points "
+                                      "WHERE document_id = :d"), {"d": documents[2]})
+        assert packed_cache.get(engine, documents[2], version) is None  # held: the old one
+        after_ingest(session, settings, documents[-1])
+        session.commit()
+    assert packed_cache.get(engine, documents[2], version) is not None

@@ -13,16 +13,30 @@ that bypassed ingest) get theirs from ``results`` first (``rebuild``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, insert, or_, select
+from sqlalchemy import (
+    Integer,
+    any_,
+    bindparam,
+    case,
+    delete,
+    insert,
+    literal_column,
+    null,
+    or_,
+    select,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
+from basketbench.changes.detection import packed_cache
 from basketbench.changes.detection.cells import SeriesCells
 from basketbench.changes.detection.common import RERUN_TRIGGERS
 from basketbench.changes.detection.history import CommitValues, SeriesKey
+from basketbench.core.db import engine_of
 from basketbench.models import Result, ResultDocument, Run, ScreenPoints
 from basketbench.models.result import EXACT_METRICS
 from basketbench.results.codec_sets import series_keys
@@ -100,26 +114,65 @@ def load_window(session: Session, machine_id: int, commits: list[tuple[int, int]
     load_series(regular_only=True, samples_of=set()) gives them: the series in the order
     the documents first name them, each as cells.SeriesCells."""
     order = dict(commits)
-    reruns = select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS))
-    docs = session.connection().execute(
-        select(ResultDocument.id, ResultDocument.commit_id, ResultDocument.busy,
-               ScreenPoints.format, ScreenPoints.packed)
-        .outerjoin(ScreenPoints, ScreenPoints.document_id == ResultDocument.id)
-        .where(ResultDocument.machine_id == machine_id, ResultDocument.commit_id.in_(order),
-               or_(ResultDocument.run_id.is_(None), ResultDocument.run_id.not_in(reruns)))
-        .order_by(ResultDocument.id)).all()
-    stale = [(d, machine_id, c) for d, c, _busy, fmt, packed in docs
-             if packed is None or fmt != FORMAT]
+    engine = engine_of(session)
+    versioned = engine.dialect.name == "postgresql"  # (packed_cache: by row version)
+    docs = [tuple(row) for row in session.connection().execute(
+        _window_statement(versioned),
+        {"machine_id": machine_id, "commits": list(order),
+         **({"known": packed_cache.known(engine)} if versioned else {})})]
+    arrays_of: dict[int, Any] = {}
+    again: list[int] = []  # held at another version: read again
+    for d, _c, _busy, fmt, version, packed in docs:
+        if fmt != FORMAT:  # no row (None), or an older format's: rebuilt below
+            continue
+        if packed is not None:
+            arrays_of[d] = np.frombuffer(packed, dtype=DTYPE)
+            if versioned:
+                packed_cache.put(engine, d, version, arrays_of[d])
+        elif (held := packed_cache.get(engine, d, version)) is not None:
+            arrays_of[d] = held
+        else:
+            again.append(d)
+    if again:
+        version_of = {d: version for d, _c, _b, _f, version, _p in docs}
+        for d, packed in session.connection().execute(
+                select(ScreenPoints.document_id, ScreenPoints.packed)
+                .where(ScreenPoints.document_id.in_(again))):
+            arrays_of[d] = np.frombuffer(packed, dtype=DTYPE)
+            packed_cache.put(engine, d, version_of[d], arrays_of[d])
+    stale = [(d, machine_id, c) for d, c, _busy, _fmt, _version, _packed in docs
+             if d not in arrays_of]
     if stale:
         session.execute(delete(ScreenPoints).where(  # an older format's rows
             ScreenPoints.document_id.in_([d for d, _, _ in stale])))
-    rebuilt = rebuild(session, stale)
-    arrays = [(c, bool(busy) and skip_busy,
-               np.frombuffer(rebuilt.get(d, packed), dtype=DTYPE))
-              for d, c, busy, _fmt, packed in docs]
+    for d, packed_bytes in rebuild(session, stale).items():
+        arrays_of[d] = np.frombuffer(packed_bytes, dtype=DTYPE)
+    arrays = [(c, bool(busy) and skip_busy, arrays_of[d])
+              for d, c, busy, _fmt, _version, _packed in docs]
     if not keys or not any(a.size for _, _, a in arrays):  # e.g. no good round trip
         return {}
     return _Window(session, order, arrays, keys).series()
+
+
+@lru_cache(maxsize=2)
+def _window_statement(versioned: bool) -> Any:
+    """The window's regular documents (reruns left out) in document order, with their
+    packed points' format and row version, and the packed points themselves unless this
+    process holds them at that version (PostgreSQL; elsewhere always)."""
+    reruns = select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS))
+    packed: Any = ScreenPoints.packed
+    version: Any = null()
+    if versioned:
+        version = literal_column("screen_points.xmin::text")
+        packed = case((ScreenPoints.document_id == any_(
+            bindparam("known", type_=ARRAY(Integer))), null()), else_=ScreenPoints.packed)
+    return (select(ResultDocument.id, ResultDocument.commit_id, ResultDocument.busy,
+                   ScreenPoints.format, version, packed)
+            .outerjoin(ScreenPoints, ScreenPoints.document_id == ResultDocument.id)
+            .where(ResultDocument.machine_id == bindparam("machine_id"),
+                   ResultDocument.commit_id.in_(bindparam("commits", expanding=True)),
+                   or_(ResultDocument.run_id.is_(None), ResultDocument.run_id.not_in(reruns)))
+            .order_by(ResultDocument.id))
 
 
 class _Window:
