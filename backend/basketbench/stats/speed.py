@@ -80,10 +80,10 @@ def level_test(ref: Array, new: Array, within_se: Array, floor: float = 1e-4,
     n_new = np.sum(~np.isnan(new), axis=1)
     ok = (n_ref >= 2) & (n_new >= 1)
     with np.errstate(all="ignore"), _quiet():
-        mu = np.nanmedian(np.where(ok[:, None], ref, 0.0), axis=1)
+        mu = row_nanmedians(np.where(ok[:, None], ref, 0.0))
         xbar = np.nanmean(np.where(ok[:, None], new, 0.0), axis=1)
         resid = ref - mu[:, None]
-        mad = MAD_TO_SIGMA * np.nanmedian(np.abs(resid), axis=1)
+        mad = MAD_TO_SIGMA * row_nanmedians(np.abs(resid))
         # MAD alone is a noisy estimate on 5-30 runs (37 % efficiency) and an
         # underestimate makes false alarms; the standard deviation of the residuals
         # clipped at 2.5 MAD is nearly as efficient as the plain one and still ignores
@@ -102,6 +102,20 @@ def level_test(ref: Array, new: Array, within_se: Array, floor: float = 1e-4,
         delta = np.expm1(xbar - mu)
     return LevelTest(np.where(ok, delta, np.nan), np.where(ok, p, np.nan), n_ref, n_new,
                      np.where(ok, se, np.nan))
+
+
+def row_nanmedians(x: Array) -> Array:
+    """np.nanmedian(x, axis=1) of a matrix without infinities, bit for bit: the middle of
+    each row's sorted values, or the two middle ones' sum halved, as numpy computes it for
+    rows this short (through masked arrays, ~4x slower: a screen's ~1 700 rows)."""
+    ordered = np.sort(x, axis=1)  # NaN last
+    counts = np.sum(~np.isnan(x), axis=1)
+    high = counts // 2
+    low = np.where(counts % 2 == 1, high, high - 1)
+    rows = np.arange(x.shape[0])
+    # numpy's masked sum starts from +0.0: a median of -0.0 comes out as 0.0
+    out: Array = (0.0 + ordered[rows, low] + ordered[rows, high]) / 2.0
+    return np.where(counts > 0, out, np.nan)
 
 
 def _successive_spread(ref: Array, floor: float) -> Array:

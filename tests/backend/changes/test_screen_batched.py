@@ -1,5 +1,7 @@
 """The screen's batched arithmetic gives what its row-by-row definition gives: the runs'
-standard errors (stats/speed.within_se) bit for bit, the drift rule's first cut
+standard errors (stats/speed.within_se) and the level test's row medians
+(stats/speed.row_nanmedians) bit for bit, the log matrix of the single and pair tests
+(stats/engine._log_matrix) as row by row, the drift rule's first cut
 (stats/drift.shifts) never stopping a series find_drift would report, and a family fed
 median arrays and lazily made points (changes/detection/cells.py) screened as one fed
 point lists."""
@@ -7,13 +9,14 @@ point lists."""
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 from basketbench.stats import drift
-from basketbench.stats.engine import SeriesInput, SeriesPoint, screen
-from basketbench.stats.speed import MEDIAN_EFFICIENCY, SpeedRule, within_se
+from basketbench.stats.engine import SeriesInput, SeriesPoint, _log_matrix, screen
+from basketbench.stats.speed import MEDIAN_EFFICIENCY, SpeedRule, row_nanmedians, within_se
 
 
 def _within_se_by_row(samples: list[list[float]]) -> list[float]:
@@ -145,3 +148,43 @@ def test_the_window_groups_large_ids_as_small_ones() -> None:
     assert large[0][:, [0, 2]].tolist() == small[0][:, [0, 2]].tolist()
     assert large[1].tolist() == small[1].tolist()
     assert large[2].reshape(-1).tolist() == small[2].reshape(-1).tolist()
+
+
+def _bits(x: np.ndarray) -> list[int | None]:
+    return [None if v != v else int(b) for v, b in zip(x.tolist(), x.view(np.int64).tolist(),
+                                                       strict=True)]
+
+
+def test_row_medians_are_numpys_nanmedian_bit_for_bit() -> None:
+    """Rows of the level test: NaN padding after the runs, NaNs anywhere, ties, signed
+    zeros, empty rows; odd and even counts."""
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        rows, width = int(rng.integers(1, 120)), int(rng.integers(1, 65))
+        x = rng.normal(rng.normal(0, 3), rng.choice([1e-6, 0.01, 1.0]), (rows, width))
+        if rng.random() < 0.4:
+            x = np.round(x, int(rng.integers(0, 3)))  # ties and -0.0
+        runs = rng.integers(0, width + 1, rows)
+        x[np.arange(width)[None, :] >= runs[:, None]] = np.nan
+        if rng.random() < 0.3:
+            x[rng.random((rows, width)) < 0.1] = np.nan
+        with warnings.catch_warnings():  # numpy warns of all-NaN rows
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = np.nanmedian(x, axis=1)
+        assert _bits(row_nanmedians(x)) == _bits(want)
+
+
+def test_the_log_matrix_is_each_rows_log_left_aligned() -> None:
+    rng = np.random.default_rng(12)
+    for width in (0, 1, 7, 30):
+        rows: list[list[float] | np.ndarray] = []
+        for k in range(300):
+            row = rng.lognormal(3, 1, int(rng.integers(0, 40)))
+            rows.append(row.tolist() if k % 2 else row)
+        want = np.full((len(rows), max(width, 1)), np.nan)
+        for i, row in enumerate(rows):
+            tail = np.log(np.asarray(row[-width:] if width else [], dtype=float))
+            want[i, :tail.size] = tail
+        got = _log_matrix(rows, width)
+        assert got.shape == want.shape
+        assert [_bits(r) for r in got] == [_bits(r) for r in want]
