@@ -188,3 +188,61 @@ def test_the_log_matrix_is_each_rows_log_left_aligned() -> None:
         got = _log_matrix(rows, width)
         assert got.shape == want.shape
         assert [_bits(r) for r in got] == [_bits(r) for r in want]
+
+
+def test_documents_of_one_layout_give_the_distinct_triples_of_all_their_entries() -> None:
+    """Documents that list the same series in the same order are answered from the first
+    (points._distinct_triples with their sizes): the same triples, first entries and
+    inverse as over every entry; documents that differ anywhere take the general way."""
+    from basketbench.changes.detection.points import DTYPE, _distinct_triples
+
+    rng = np.random.default_rng(6)
+    layout = np.zeros(300, dtype=DTYPE)
+    layout["dataset"] = rng.integers(1, 5, 300)
+    layout["configuration"] = rng.integers(1, 40, 300)
+    layout["codec_set"] = rng.integers(-1, 3, 300)
+    docs = [layout.copy() for _ in range(7)]
+    for d in docs:
+        d["c_median"] = rng.random(300)
+    for changed in (None, "dataset", "configuration", "codec_set"):
+        if changed is not None:  # one entry of one document names another series
+            docs[4] = layout.copy()
+            docs[4][changed][17] += 1
+        entries = np.concatenate(docs)
+        given = _distinct_triples(entries, [d.size for d in docs])
+        every = _distinct_triples(entries)
+        assert given[0].tolist() == every[0].tolist(), changed
+        assert given[1].tolist() == every[1].tolist(), changed
+        assert given[2].reshape(-1).tolist() == every[2].reshape(-1).tolist(), changed
+
+
+def test_a_window_of_one_run_per_cell_has_the_run_medians_of_the_sums(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells of one entry each: the run medians and standard errors taken from the entries
+    are, bit for bit, what the per-cell sums give (busy runs, speeds <= 0 and NaN left
+    out, NaN standard errors kept)."""
+    from basketbench.changes.detection import points
+
+    rng = np.random.default_rng(7)
+    docs = []
+    for _ in range(9):
+        d = np.zeros(50, dtype=points.DTYPE)
+        d["dataset"], d["configuration"], d["codec_set"] = 1, np.arange(50), -1
+        for column in ("c_median", "d_median"):
+            d[column] = rng.lognormal(4, 0.3, 50) * rng.choice([1, 1, 1, -1, 0, np.nan], 50)
+        for column in ("c_se", "d_se"):
+            d[column] = rng.choice([0.001, 0.002, np.nan], 50)
+        docs.append(d)
+    order = {100 + k: k for k in range(9)}
+    arrays = [(100 + k, k in (2, 5), d) for k, d in enumerate(docs)]  # 2 and 5: busy
+    # (no codec set: every entry's series key without a database)
+    monkeypatch.setattr(points, "series_keys", lambda _session, ids: dict.fromkeys(ids, "host"))
+    window = points._Window(None, order, arrays, {(1, c, "host") for c in range(50)})  # type: ignore[arg-type]
+    assert window.single
+    for column in ("c_median", "d_median"):
+        fast = window._run_medians(column)
+        window.single = False
+        summed = window._run_medians(column)
+        window.single = True
+        assert _bits(fast[0]) == _bits(summed[0]), column
+        assert _bits(fast[1]) == _bits(summed[1]), column
