@@ -194,6 +194,8 @@ def series_names(session: Session, machine: Machine, keys: set[SeriesKey]
 
 
 def min_effect(settings: Settings, name: str, metric: str) -> float:
+    if not settings.detection_min_effect:  # (the default: asked of every series of a pass)
+        return settings.detection_default_min_effect
     full = f"{name}/{metric}"
     for pattern, pct in settings.detection_min_effect.items():
         if fnmatch.fnmatchcase(full, pattern):
