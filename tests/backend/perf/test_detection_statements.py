@@ -116,6 +116,7 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
             outer = conn.begin()
             with Session(bind=conn, join_transaction_mode="create_savepoint") as session:
                 logs = []
+                old: set[int] = set()
                 for i in range(2):
                     sha = hashlib.sha1(f"long-history:{i}".encode()).hexdigest()
                     doc = harness_document(WORLD, WORLD.commits + i, 0, sha)
@@ -127,7 +128,10 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
                             "UPDATE results SET codec_set_id = (SELECT codec_set_id FROM "
                             "result_documents WHERE id = :d) WHERE machine_id = 1"),
                             {"d": stored.document_id})
-                    with StatementLog() as log, _per_point_work() as work:
+                    if i == 1:  # changes recorded long ago, before the pass's window
+                        old = _old_changes(session, stored.document_id)
+                    with StatementLog() as log, _per_point_work() as work, \
+                            _changes_loaded() as loaded:
                         after_ingest(session, detect, stored.document_id)
                         session.commit()
                     logs.append(log)
@@ -140,6 +144,11 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
     assert not any("c_samples" in st.sql for st in counted.statements), counted.listing()
     problem = count_problem("detection pass on a 1 000-commit history", EXPECTED_PASS, counted)
     assert problem is None, problem
+    # The records read are the window's: the changes of older commits are not loaded
+    # (they were every change ever recorded on the series: a cost growing with history).
+    assert old and not old & loaded, (
+        f"the pass loaded {len(old & loaded)} of {len(old)} changes recorded before its "
+        f"window")
     # Python's share, counted rather than timed: per-point work must stay per series.
     series = work["series"]
     assert series > 0
@@ -167,6 +176,46 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
 MEDIANS_PER_SERIES = 2
 CELLS_PER_SERIES = 0.5
 POINTS_PER_SERIES = 0.5
+
+
+def _old_changes(session: Any, document_id: int) -> set[int]:
+    """Confirmed speed changes on the document's series at the history's 5th commit (far
+    before a 121-commit window), as detection would have recorded them then."""
+    from basketbench.models import Change, Commit, Result, ResultDocument
+    from sqlalchemy import select
+
+    doc = session.get(ResultDocument, document_id)
+    old_commit = session.scalar(select(Commit.id).order_by(Commit.order).offset(4).limit(1))
+    series = session.execute(select(Result.dataset_id, Result.configuration_id,
+                                    Result.codec_set_id)
+                             .where(Result.document_id == document_id).limit(20)).all()
+    changes = [Change(commit_id=old_commit, machine_id=doc.machine_id, dataset_id=ds,
+                      configuration_id=conf, codec_set_id=cs, metric="compress_mbps",
+                      kind="speed", test="single", direction="regression", delta_pct=-5.0,
+                      state="confirmed") for ds, conf, cs in series]
+    session.add_all(changes)
+    session.flush()
+    for ch in changes:  # read again, not found in the session: a read fires "load"
+        session.expunge(ch)
+    return {ch.id for ch in changes}
+
+
+@contextmanager
+def _changes_loaded() -> Iterator[set[int]]:
+    """The ids of the Change rows loaded from the database while active."""
+    from basketbench.models import Change
+    from sqlalchemy import event
+
+    loaded: set[int] = set()
+
+    def on_load(target: Any, _context: Any) -> None:
+        loaded.add(target.id)
+
+    event.listen(Change, "load", on_load)
+    try:
+        yield loaded
+    finally:
+        event.remove(Change, "load", on_load)
 
 
 @contextmanager

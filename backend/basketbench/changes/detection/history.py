@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,17 +165,26 @@ def change_series(session: Session, changes: list[Change]) -> dict[int, SeriesKe
             for ch in changes}
 
 
-def recorded_changes(session: Session, machine_id: int, keys: set[SeriesKey]
+def recorded_changes(session: Session, machine_id: int, keys: set[SeriesKey],
+                     commit_ids: Collection[int] | None = None,
                      ) -> dict[tuple[int, int, str, str], list[Change]]:
     """Changes already recorded on these series of this machine version, per
-    (dataset, configuration, codec series, metric)."""
+    (dataset, configuration, codec series, metric); at these commits only, when given.
+
+    A pass gives its window's commits: every rule reads the records of the commits it
+    loaded (segment starts, flags, flukes, the confirmed change a revert steps back over),
+    and a record of an older commit changes none of its answers (a segment start before
+    the window is the window's start). Without that, a pass read every change ever
+    recorded on the machine's series: a cost that grew with the history."""
     out: dict[tuple[int, int, str, str], list[Change]] = defaultdict(list)
     if not keys:
         return out
-    changes = list(session.scalars(select(Change).where(
-        Change.machine_id == machine_id,
-        Change.dataset_id.in_({k[0] for k in keys}),
-        Change.configuration_id.in_({k[1] for k in keys}))))
+    where = [Change.machine_id == machine_id,
+             Change.dataset_id.in_({k[0] for k in keys}),
+             Change.configuration_id.in_({k[1] for k in keys})]
+    if commit_ids is not None:
+        where.append(Change.commit_id.in_(list(commit_ids)))
+    changes = list(session.scalars(select(Change).where(*where)))
     of = change_series(session, changes)
     for ch in changes:
         out[(*of[ch.id], ch.metric)].append(ch)

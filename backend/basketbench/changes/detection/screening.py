@@ -64,9 +64,9 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         series = {key: SeriesCells.of(values) for key, values in history.load_series(
             session, machine_id, commits, keys, samples_of={cid for cid, _ in commits[-1:]},
             regular_only=True, skip_busy=settings.detection_skip_busy_runs).items()}
-    recorded = history.recorded_changes(session, machine_id, keys)
-    names = history.series_names(session, machine, keys)
     orders = dict(commits)
+    recorded = history.recorded_changes(session, machine_id, keys, orders)
+    names = history.series_names(session, machine, keys)
     out = Outcome()
     now = utcnow()
 
