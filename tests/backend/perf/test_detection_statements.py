@@ -20,7 +20,7 @@ from basketbench.changes.detection.service import after_ingest
 from bb_factories import make_settings
 from changes_support import ingest, make_doc
 from fastapi.testclient import TestClient
-from sql_guards import StatementLog, count_problem
+from sql_guards import StatementLog, count_problem, plan_problems
 
 # Statements of one pass (listed by the failure): the document, the machine's lock, commit and
 # machine, the machine's commits, the series and codec sets of the commit, the window's
@@ -144,6 +144,21 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
     assert not any("c_samples" in st.sql for st in counted.statements), counted.listing()
     problem = count_problem("detection pass on a 1 000-commit history", EXPECTED_PASS, counted)
     assert problem is None, problem
+    # ... and the two that find the window (its commits, its documents' packed points) read
+    # no table of the history from end to end: the commits are found walking back along
+    # git order, not by joining every document of the machine with every commit, and a
+    # rerun is asked of its run by key, not found by scanning the runs (both grew with
+    # the history). (The rerun budget's statement is left out: on this small world the
+    # planner reads its 3 000 documents whole, on 5 M results it walks the newest back.)
+    import psycopg
+
+    window = StatementLog([st for st in counted.statements if "screen_points" in st.sql
+                           or 'commits."order"' in st.sql and "result_documents" in st.sql])
+    assert len(window.statements) == 2, counted.listing()
+    with psycopg.connect(writable_seeded_url.replace("postgresql+psycopg://", "postgresql://",
+                                                     1), autocommit=True) as conn:
+        plans = plan_problems("detection pass on a 1 000-commit history", conn, window)
+    assert plans == [], "\n".join(plans)
     # The records read are the window's: the changes of older commits are not loaded
     # (they were every change ever recorded on the series: a cost growing with history).
     assert old and not old & loaded, (

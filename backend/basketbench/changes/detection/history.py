@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sqlalchemy import case, or_, select
+from sqlalchemy import ColumnElement, case, or_, select
 from sqlalchemy.orm import Session
 
 from basketbench.catalog import dimensions
@@ -61,17 +61,30 @@ class CommitValues:
 Series = Mapping[SeriesKey, Sequence[CommitValues]]
 
 
+def regular_document() -> ColumnElement[bool]:
+    """A document not of a rerun (confirmation or bisection): asked of the run by its key,
+    so the runs table is not scanned for its reruns on every read (it grows with the
+    history)."""
+    rerun = select(Run.id).where(Run.id == ResultDocument.run_id,
+                                 Run.trigger.in_(RERUN_TRIGGERS))
+    return or_(ResultDocument.run_id.is_(None), ~rerun.exists())
+
+
 def recent_commits(session: Session, machine_id: int, commit: Commit,
                    limit: int = HISTORY_COMMITS) -> list[tuple[int, int]]:
     """(commit id, order) of the commits measured on this machine version by regular
-    runs up to ``commit`` in git order, oldest first."""
+    runs up to ``commit`` in git order, oldest first: the repository's commits walked
+    back from ``commit`` along the git-order index, each asked for a regular document of
+    the machine, until ``limit`` are found. Its cost is the window's, not the history's
+    (a join of all the machine's documents with all commits took 4-6 ms at 2 000 commits
+    and grew with them)."""
+    measured = (select(ResultDocument.id)
+                .where(ResultDocument.commit_id == Commit.id,
+                       ResultDocument.machine_id == machine_id, regular_document()))
     rows = session.execute(
-        select(Commit.id, Commit.order).distinct()
-        .join(ResultDocument, ResultDocument.commit_id == Commit.id)
-        .where(ResultDocument.machine_id == machine_id,
-               Commit.repository_id == commit.repository_id, Commit.order <= commit.order,
-               or_(ResultDocument.run_id.is_(None), ResultDocument.run_id.not_in(
-                   select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS)))))
+        select(Commit.id, Commit.order)
+        .where(Commit.repository_id == commit.repository_id, Commit.order <= commit.order,
+               measured.exists())
         .order_by(Commit.order.desc(), Commit.id.desc()).limit(limit)).all()
     return [(int(r[0]), int(r[1])) for r in reversed(rows)]
 

@@ -26,7 +26,6 @@ from sqlalchemy import (
     insert,
     literal_column,
     null,
-    or_,
     select,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -34,10 +33,9 @@ from sqlalchemy.orm import Session
 
 from basketbench.changes.detection import packed_cache
 from basketbench.changes.detection.cells import SeriesCells
-from basketbench.changes.detection.common import RERUN_TRIGGERS
-from basketbench.changes.detection.history import CommitValues, SeriesKey
+from basketbench.changes.detection.history import CommitValues, SeriesKey, regular_document
 from basketbench.core.db import engine_of
-from basketbench.models import Result, ResultDocument, Run, ScreenPoints
+from basketbench.models import Result, ResultDocument, ScreenPoints
 from basketbench.models.result import EXACT_METRICS
 from basketbench.results.codec_sets import series_keys
 from basketbench.stats.engine import run_median
@@ -159,7 +157,6 @@ def _window_statement(versioned: bool) -> Any:
     """The window's regular documents (reruns left out) in document order, with their
     packed points' format and row version, and the packed points themselves unless this
     process holds them at that version (PostgreSQL; elsewhere always)."""
-    reruns = select(Run.id).where(Run.trigger.in_(RERUN_TRIGGERS))
     packed: Any = ScreenPoints.packed
     version: Any = null()
     if versioned:
@@ -171,7 +168,7 @@ def _window_statement(versioned: bool) -> Any:
             .outerjoin(ScreenPoints, ScreenPoints.document_id == ResultDocument.id)
             .where(ResultDocument.machine_id == bindparam("machine_id"),
                    ResultDocument.commit_id.in_(bindparam("commits", expanding=True)),
-                   or_(ResultDocument.run_id.is_(None), ResultDocument.run_id.not_in(reruns)))
+                   regular_document())
             .order_by(ResultDocument.id))
 
 
