@@ -16,7 +16,6 @@ late), the candidate moves to the parent and is confirmed there against its own 
 from __future__ import annotations
 
 import math
-
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
