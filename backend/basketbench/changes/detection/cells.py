@@ -64,15 +64,16 @@ class SeriesCells(_MadeWhenRead[CommitValues]):
                  make: Callable[[int], CommitValues],
                  ranks: tuple[dict[int, int], Ints] | None = None,
                  se: dict[str, Array] | None = None,
-                 exact: tuple[dict[str, Array], NDArray[np.bool_]] | None = None) -> None:
+                 exact: dict[str, Array] | None = None,
+                 counted: NDArray[np.bool_] | None = None) -> None:
         self.commit_ids = commit_ids
         self.orders = orders
         self._medians = medians
         # Per exact metric each cell's value (NaN: none recorded) and whether a run of the
         # cell was counted, when the window has them as arrays: the exact and count rules
         # read the newest two cells of every series, and making them was a tenth of a pass.
-        self._exact: dict[str, Array] | None = exact[0] if exact is not None else None
-        self._counted: NDArray[np.bool_] | None = exact[1] if exact is not None else None
+        self._exact = exact
+        self._counted = counted
         # per speed metric, each cell's standard error when the window knows it (a cell of
         # one run: its run's, from the packed points), inf where its samples must be read
         self._se = se

@@ -286,8 +286,8 @@ class _Window:
                                    {m: v[a:b] for m, v in self.medians.items()},
                                    partial(self._values, a), (self.rank_of, self.rank[a:b]),
                                    {m: v[a:b] for m, v in self.se.items()},
-                                   ({m: v[a:b] for m, v in self.exact.items()},
-                                    self.counted[a:b]))
+                                   {m: v[a:b] for m, v in self.exact.items()},
+                                   self.counted[a:b])
         return out
 
     def _values(self, first: int, j: int) -> CommitValues:

@@ -185,11 +185,12 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     session.flush()
     # A newest point whose standard error is known is a cell of one run: its run is its
     # median, and the single test reads it without making the point.
-    family = [SeriesInput(key, seg, history.min_effect(settings, names[key[:3]], key[3]),
-                          flagged(key), levels, se,
-                          None if se is None else [float(levels[-1])])
-              for key, seg, se in zip(series_of, segments, known, strict=True)
-              for levels in (seg.cells.medians(key[3])[seg.at],)]
+    family = []
+    for key, seg, se in zip(series_of, segments, known, strict=True):
+        levels = seg.cells.medians(key[3])[seg.at]
+        family.append(SeriesInput(key, seg, history.min_effect(settings, names[key[:3]], key[3]),
+                                  flagged(key), levels, se,
+                                  None if se is None else [float(levels[-1])]))
     candidates = tested_candidates(family, rule) if family else []
     missing = {v.commit_id for c in candidates for i in (c.position - 1, c.position)
                if not (v := segments[c.series].cell(i)).samples_loaded}
