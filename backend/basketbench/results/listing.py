@@ -83,7 +83,14 @@ def results_query(session: Session, f: ConfigFilter, run: int | None, commit: st
             .join(Machine, Machine.id == Result.machine_id)
             .join(Dataset, Dataset.id == Result.dataset_id)
             .join(Configuration, Configuration.id == Result.configuration_id)
-            .join(ResultDocument, ResultDocument.id == Result.document_id)
+            # A result's document is of its commit and machine (ingest writes both from
+            # it). Said in the join, the planner carries a commit or machine filter over
+            # to result_documents and reads it by ix_result_documents_machine_commit:
+            # joined by id alone, its estimate of the page's rows decides between that and
+            # a sequential scan of every document (it chose the scan on a CI run).
+            .join(ResultDocument, and_(ResultDocument.id == Result.document_id,
+                                       ResultDocument.commit_id == Result.commit_id,
+                                       ResultDocument.machine_id == Result.machine_id))
             .outerjoin(CodecSet, CodecSet.id == Result.codec_set_id)
             .where(*f.clauses()))
     if run is not None:

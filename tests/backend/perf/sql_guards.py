@@ -130,14 +130,40 @@ def whole_reads(plan: dict[str, Any], leading: dict[str, str],
     return found
 
 
-def plan_problems(name: str, dbapi_conn: Any, log: StatementLog) -> list[str]:
+# Planner costs either side of PostgreSQL's defaults (a server tuned for SSDs or for
+# spinning disks, a smaller or larger cache, cheaper or dearer rows). A plan that is the
+# cheapest by a hair flips between machines on a slightly different sample of the tables'
+# statistics: one did on a CI run (the listing's join of result_documents by id alone,
+# 189 against ~190 for a sequential scan). Checked under these too, such a plan fails on
+# every machine rather than on some.
+NEARBY_COSTS = (("random_page_cost", "2"), ("random_page_cost", "6"),
+                ("cpu_tuple_cost", "0.005"), ("cpu_tuple_cost", "0.02"),
+                ("effective_cache_size", "64MB"), ("effective_cache_size", "16GB"))
+
+
+def plan_problems(name: str, dbapi_conn: Any, log: StatementLog,
+                  nearby: bool = False) -> list[str]:
     """Every read of a big table from end to end (whole_reads) in the plans of the
-    statements ``name`` ran, each naming the endpoint, the statement and the node."""
+    statements ``name`` ran, each naming the endpoint, the statement and the node; with
+    ``nearby``, also in the plans chosen under each of NEARBY_COSTS (named with it).
+    Needs an autocommit connection (the settings are set and reset on it)."""
+    problems = _problems(name, dbapi_conn, log, "")
+    for setting, value in NEARBY_COSTS if nearby else ():
+        dbapi_conn.execute(f"SET {setting} = '{value}'")
+        try:
+            problems += _problems(name, dbapi_conn, log, f" (with {setting} = {value})")
+        finally:
+            dbapi_conn.execute(f"RESET {setting}")
+    return problems
+
+
+def _problems(name: str, dbapi_conn: Any, log: StatementLog, under: str) -> list[str]:
     problems = []
     leading = leading_columns(dbapi_conn)
     for i, statement in enumerate(log.statements, 1):
         if not statement.sql.lstrip().upper().startswith(("SELECT", "WITH")):
             continue
         for node in whole_reads(explain(dbapi_conn, statement), leading):
-            problems.append(f"{name}: statement {i} plans a {node}: {statement.short()}")
+            problems.append(f"{name}: statement {i} plans a {node}{under}: "
+                            f"{statement.short()}")
     return problems

@@ -157,7 +157,8 @@ def test_a_pass_on_a_long_history_runs_the_statements_of_a_short_one(
     assert len(window.statements) == 2, counted.listing()
     with psycopg.connect(writable_seeded_url.replace("postgresql+psycopg://", "postgresql://",
                                                      1), autocommit=True) as conn:
-        plans = plan_problems("detection pass on a 1 000-commit history", conn, window)
+        plans = plan_problems("detection pass on a 1 000-commit history", conn, window,
+                              nearby=True)
     assert plans == [], "\n".join(plans)
     # The records read are the window's: the changes of older commits are not loaded
     # (they were every change ever recorded on the series: a cost growing with history).
