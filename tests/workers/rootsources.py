@@ -11,6 +11,7 @@ Used by tests/workers/test_codec_fixture.py and bench/codec_build_time.py.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -46,12 +47,43 @@ def manifest_entries() -> list[dict[str, Any]]:
     return list(json.loads((FIXTURE / "MANIFEST.json").read_text())["files"])
 
 
+# ROOT's files the manifest takes from a PyPI sdist are not stored in the clone: they are
+# read from the sdist, downloaded at test time with its sha256 checked and cached outside the
+# clone by the replay's source fetcher (the same archive `basketbench replay` uses).
+SDIST = ("cppyy-cling", "6.32.8",
+         "f51ea2e9bd1418c27d1fca3ba97e322ad660a5e18180aad2d17fb55db43a0b49")
+_SDIST_ROOT = "cppyy_cling-6.32.8/src/"
+
+
+@functools.cache
+def _sdist_tree() -> Path:
+    from basketbench_devtools.replay import sources
+
+    cache = sources.replay_cache()
+    listed = [s for s in sources.fetch_index(cache, _quiet) if s.version == SDIST[1]]
+    assert listed and listed[0].sha256 == SDIST[2], (
+        f"PyPI lists {SDIST[0]} {SDIST[1]} as {listed[0].sha256 if listed else 'absent'}, "
+        f"the manifest's files were taken from the archive with sha256 {SDIST[2]}")
+    return sources.source_tree(listed[0], cache, _quiet).path
+
+
+def _quiet(_message: str) -> None:
+    pass
+
+
+def _read(entry: dict[str, Any]) -> bytes:
+    origin = entry.get("origin_path", "")
+    if origin.startswith(_SDIST_ROOT):
+        return (_sdist_tree() / origin.removeprefix(_SDIST_ROOT)).read_bytes()
+    return (FIXTURE / entry["file"]).read_bytes()
+
+
 def verified_fixture_files() -> dict[str, bytes]:
-    """The stored files (path in the fixture -> bytes), each checked against its manifest
-    entry (length, sha256) first."""
+    """The manifest's files (path in the fixture -> bytes), stored or from the sdist, each
+    checked against its manifest entry (length, sha256) first."""
     files = {}
     for entry in manifest_entries():
-        data = (FIXTURE / entry["file"]).read_bytes()
+        data = _read(entry)
         assert len(data) == entry["length"], entry["file"]
         assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["file"]
         files[entry["file"]] = data
