@@ -13,17 +13,15 @@ messages was about 40 % of a history request's database round trip.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, NamedTuple
-from weakref import WeakKeyDictionary
 
-from sqlalchemy import ColumnElement, Engine, bindparam, literal_column, null, select
+from sqlalchemy import ColumnElement, bindparam, literal_column, null, select
 from sqlalchemy.orm import Session
 
 from basketbench.core.db import engine_of
+from basketbench.core.engine_cache import PerEngine, VersionedLru
 from basketbench.models import Commit
 
 # Commits kept per engine (those read from the database longest ago dropped first): about
@@ -57,9 +55,8 @@ def head_of(sha: str, date: datetime | None, author: str | None,
     return CommitHead(sha, date, author, first_line(message))
 
 
-_lock = threading.Lock()
-_caches: WeakKeyDictionary[Engine, OrderedDict[int, tuple[object, CommitHead]]] = (
-    WeakKeyDictionary())
+caches: PerEngine[VersionedLru[int, CommitHead]] = PerEngine(
+    lambda: VersionedLru(MAX_ENTRIES))
 _READ = {dialect: select(Commit.id, version_column(dialect), Commit.sha, Commit.date,
                          Commit.author, Commit.message)
          .where(Commit.id.in_(bindparam("ids", expanding=True)))
@@ -73,29 +70,17 @@ def heads(session: Session, versions: Iterable[tuple[int, object]]) -> dict[int,
     those not cached at that version. A commit deleted meanwhile is left out."""
     engine = engine_of(session)
     dialect = engine.dialect.name
-    with _lock:
-        # SQLite has no row versions: its cache stays empty and every head is read.
-        cache = _caches.setdefault(engine, OrderedDict()) if dialect == "postgresql" else None
-    out: dict[int, CommitHead] = {}
-    stale: list[int] = []
-    for commit_id, version in versions:
-        entry = cache.get(commit_id) if cache is not None else None
-        if entry is not None and entry[0] == version:
-            out[commit_id] = entry[1]
-        else:
-            stale.append(commit_id)
+    # SQLite has no row versions: nothing is cached there and every head is read.
+    cache = caches.of(engine) if dialect == "postgresql" else None
+    if cache is not None:
+        out, stale = cache.get_many(versions)
+    else:
+        out, stale = {}, [commit_id for commit_id, _version in versions]
     for start in range(0, len(stale), CHUNK):
         rows = session.connection().execute(_READ[dialect], {"ids": stale[start:start + CHUNK]})
         fresh = [(cid, version, head_of(sha, date, author, message))
                  for cid, version, sha, date, author, message in rows]
-        for cid, _version, head in fresh:
-            out[cid] = head
-        if cache is None:
-            continue
-        with _lock:
-            for cid, version, head in fresh:
-                cache[cid] = (version, head)
-                cache.move_to_end(cid)
-            while len(cache) > MAX_ENTRIES:
-                cache.popitem(last=False)
+        out.update((cid, head) for cid, _version, head in fresh)
+        if cache is not None:
+            cache.put_many(fresh)
     return out

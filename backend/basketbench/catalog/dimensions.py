@@ -3,29 +3,26 @@
 A configuration's identity fields, a dataset's name and a build's columns are immutable
 (codec sets keep a cache of their own in results/codec_sets.py), so
 compare and history look them up here instead of loading ORM objects on every request (building
-hundreds of ORM objects cost more than the SQL). Keyed weakly by engine: a new
-database (tests, another URL) gets a fresh cache.
+hundreds of ORM objects cost more than the SQL). Per engine (core/engine_cache.py).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from basketbench.core.db import engine_of
+from basketbench.core.engine_cache import PerEngine
 from basketbench.models import Build, Configuration, Dataset
 from basketbench.models.experiment import configuration_label
 from basketbench.schemas.refs import ConfigurationOut
 
-_lock = threading.Lock()
-_configurations: WeakKeyDictionary[Engine, dict[int, ConfigurationOut]] = WeakKeyDictionary()
-_datasets: WeakKeyDictionary[Engine, dict[int, str]] = WeakKeyDictionary()
-_builds: WeakKeyDictionary[Engine, dict[int, tuple[Any, ...]]] = WeakKeyDictionary()
+_configurations: PerEngine[dict[int, ConfigurationOut]] = PerEngine(dict)
+_datasets: PerEngine[dict[int, str]] = PerEngine(dict)
+_builds: PerEngine[dict[int, tuple[Any, ...]]] = PerEngine(dict)
 
 _CONF_COLUMNS = (Configuration.id, Configuration.setting, Configuration.algorithm,
                  Configuration.codec, Configuration.level, Configuration.preconditioner,
@@ -34,9 +31,7 @@ _CONF_COLUMNS = (Configuration.id, Configuration.setting, Configuration.algorith
 
 
 def configurations(session: Session, ids: Iterable[int]) -> dict[int, ConfigurationOut]:
-    engine = engine_of(session)
-    with _lock:
-        cache = _configurations.setdefault(engine, {})
+    cache = _configurations.of(engine_of(session))
     wanted = set(ids)
     missing = wanted - cache.keys()
     if missing:
@@ -53,9 +48,7 @@ def configurations(session: Session, ids: Iterable[int]) -> dict[int, Configurat
 
 
 def dataset_names(session: Session, ids: Iterable[int]) -> dict[int, str]:
-    engine = engine_of(session)
-    with _lock:
-        cache = _datasets.setdefault(engine, {})
+    cache = _datasets.of(engine_of(session))
     wanted = set(ids)
     if wanted - cache.keys():
         for did, name in session.execute(select(Dataset.id, Dataset.name)).all():
@@ -69,9 +62,7 @@ _BUILD_COLUMNS = (Build.id, Build.tool, Build.backend, Build.root_commit, Build.
 
 def builds(session: Session, ids: Iterable[int]) -> dict[int, tuple[Any, ...]]:
     """Each build's columns (results/provenance.py BUILD_COLUMNS' order) by id."""
-    engine = engine_of(session)
-    with _lock:
-        cache = _builds.setdefault(engine, {})
+    cache = _builds.of(engine_of(session))
     wanted = set(ids)
     if wanted - cache.keys():
         for bid, *columns in session.execute(select(*_BUILD_COLUMNS)).all():

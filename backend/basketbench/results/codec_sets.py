@@ -8,17 +8,16 @@ host's libraries, those of its machine fingerprint.
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import orjson
-from sqlalchemy import Engine, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from basketbench.core.db import engine_of
+from basketbench.core.engine_cache import PerEngine
 from basketbench.measure.document.screen import Codecs
 from basketbench.models import CodecSet
 
@@ -27,10 +26,8 @@ BUILTIN = "builtin"
 LEGACY = "legacy"  # the series of results stored before codec sets existed
 
 # A codec set never changes once written: compare and history read them from a per-engine
-# cache (a handful of rows) instead of loading ORM objects on every request. Keyed weakly
-# by engine: a new database (tests, another URL) gets a fresh cache.
-_lock = threading.Lock()
-_by_id: WeakKeyDictionary[Engine, dict[int, dict[str, Any]]] = WeakKeyDictionary()
+# cache (a handful of rows) instead of loading ORM objects on every request.
+_by_id: PerEngine[dict[int, dict[str, Any]]] = PerEngine(dict)
 
 
 def codec_set_key(name: str, root_version: str | None, libraries: dict[str, str]) -> str:
@@ -130,9 +127,7 @@ def machine_codec_sets(session: Session, machine_id: int) -> list[dict[str, Any]
 
 def cached_codec_sets(session: Session, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """Codec sets by id, shaped like schemas.refs.CodecSetOut (shared: do not modify)."""
-    engine = engine_of(session)
-    with _lock:
-        cache = _by_id.setdefault(engine, {})
+    cache = _by_id.of(engine_of(session))
     wanted = set(ids)
     if wanted - cache.keys():
         for row in session.scalars(select(CodecSet)):  # a handful of rows

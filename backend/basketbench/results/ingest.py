@@ -9,17 +9,15 @@ whose typed parts become the batch as they are; results/gbench.py builds its row
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
 from typing import Any, NotRequired
-from weakref import WeakKeyDictionary
 
 import orjson
 import psycopg
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from typing_extensions import ReadOnly, TypedDict
@@ -30,6 +28,7 @@ from basketbench.catalog.lookup import get_repository
 from basketbench.core import dbguard, ownership
 from basketbench.core.config import Settings
 from basketbench.core.db import engine_of
+from basketbench.core.engine_cache import PerEngine
 from basketbench.core.errors import Invalid
 from basketbench.core.sqlutil import insert_ignore
 from basketbench.measure.document.batch import DocumentBatch, DocumentError, parse_document
@@ -231,34 +230,19 @@ def _stats(stats: StoredStats | None) -> tuple[Any, ...]:
     return (stats["median"], lo, hi, get("mean"), get("stddev"), get("cv"), n, samples)
 
 
-class _IdCache:
-    """Ids of configurations (by identity fields) and datasets (by name) per engine: rows
-    that never change once written, looked up on every document. A miss goes to the
-    database; a failed ingest forgets everything (a stale id would then be an FK error
-    on COPY, never a silent wrong row)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_engine: WeakKeyDictionary[Engine, tuple[dict[tuple[Any, ...], int],
-                                                          dict[str, int]]] = WeakKeyDictionary()
-
-    def get(self, session: Session) -> tuple[dict[tuple[Any, ...], int], dict[str, int]]:
-        with self._lock:
-            return self._by_engine.setdefault(engine_of(session), ({}, {}))
-
-    def clear(self) -> None:
-        with self._lock:
-            self._by_engine.clear()
-
-
-_ids = _IdCache()
+# Ids of configurations (by identity fields) and datasets (by name) per engine: rows that
+# never change once written, looked up on every document. A miss goes to the database; a
+# failed ingest forgets everything (a stale id would then be an FK error on COPY, never a
+# silent wrong row).
+_ids: PerEngine[tuple[dict[tuple[Any, ...], int], dict[str, int]]] = PerEngine(
+    lambda: ({}, {}))
 _conf_key = itemgetter(*CONF_KEYS)
 
 
 def _configuration_ids(session: Session, results: Sequence[StoredResult],
                        keys: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], int]:
     """Configuration id of each identity key (``keys[i]`` is ``results[i]``'s)."""
-    known = _ids.get(session)[0]
+    known = _ids.of(engine_of(session))[0]
     missing = {k for k in set(keys) if k not in known}  # no iteration over the shared dict
     if not missing:
         return known
@@ -291,7 +275,7 @@ def dataset_kind(d: StoredDataset) -> str | None:
 
 def _dataset_ids(session: Session, datasets: Sequence[StoredDataset],
                  names: set[str]) -> dict[str, int]:
-    known = _ids.get(session)[1]
+    known = _ids.of(engine_of(session))[1]
     if all(n in known for n in names) and all(d["name"] in known for d in datasets):
         return known
     rows = {d["name"]: {"name": d["name"], "source": d.get("source"), "bytes": d.get("bytes"),

@@ -37,16 +37,15 @@ def test_history_shows_commit_details_filled_in_after_they_were_cached(client, a
     assert [p["author"] for p in moved[:2]] == ["Dev", "Dev"]
 
 
-def test_the_cache_is_bounded_and_a_dropped_commit_is_read_again(client, auth, session,
-                                                                    monkeypatch):
+def test_the_cache_is_bounded_and_a_dropped_commit_is_read_again(client, auth, session):
     from basketbench.catalog import commit_heads as commitheads
 
-    monkeypatch.setattr(commitheads, "MAX_ENTRIES", 2)
+    engine = client.app.state.sessionmaker.kw["bind"]
+    commitheads.caches.of(engine).bound = 2
     shas = [sha(i, "bounded") for i in range(3)]
     for s in shas:
         assert client.post(f"/api/v1/results?commit={s}", json=document(commit=None),
                            headers=auth).status_code == 201
     for _ in range(2):  # the second request misses the commit dropped by the first
         assert [p["sha"] for p in client.get(HISTORY).json()["points"]] == shas
-    engine = client.app.state.sessionmaker.kw["bind"]
-    assert len(commitheads._caches[engine]) == 2
+    assert len(commitheads.caches.of(engine)) == 2

@@ -12,52 +12,31 @@ Bounded by bytes, the least recently used entries dropped first."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine
 
+from basketbench.core.engine_cache import PerEngine, VersionedLru
+
 MAX_BYTES = 64 * 2**20  # ~900 documents of 864 results: the windows of seven machines
 
-_lock = threading.Lock()
-_caches: WeakKeyDictionary[Engine, _Cache] = WeakKeyDictionary()
-
-
-class _Cache:
-    def __init__(self) -> None:
-        self.entries: OrderedDict[int, tuple[object, Any]] = OrderedDict()  # id -> (xmin, array)
-        self.size = 0
+# document id -> (row version, packed points array)
+_caches: PerEngine[VersionedLru[int, Any]] = PerEngine(
+    lambda: VersionedLru(MAX_BYTES, size=lambda points: int(points.nbytes)))
 
 
 def known(engine: Engine) -> list[int]:
     """The documents whose packed points this process holds (the window's query leaves
     their bytes out)."""
-    with _lock:
-        cache = _caches.get(engine)
-        return list(cache.entries) if cache is not None else []
+    cache = _caches.peek(engine)
+    return cache.keys() if cache is not None else []
 
 
 def get(engine: Engine, document_id: int, version: object) -> Any | None:
     """The packed points of a document read at this row version, or None."""
-    with _lock:
-        cache = _caches.get(engine)
-        entry = cache.entries.get(document_id) if cache is not None else None
-        if cache is None or entry is None or entry[0] != version:
-            return None
-        cache.entries.move_to_end(document_id)
-        return entry[1]
+    cache = _caches.peek(engine)
+    return cache.get(document_id, version) if cache is not None else None
 
 
 def put(engine: Engine, document_id: int, version: object, points: Any) -> None:
-    with _lock:
-        cache = _caches.setdefault(engine, _Cache())
-        old = cache.entries.pop(document_id, None)
-        if old is not None:
-            cache.size -= old[1].nbytes
-        cache.entries[document_id] = (version, points)
-        cache.size += points.nbytes
-        while cache.size > MAX_BYTES and cache.entries:
-            _, (_, dropped) = cache.entries.popitem(last=False)
-            cache.size -= dropped.nbytes
+    _caches.of(engine).put(document_id, version, points)
