@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from sqlalchemy.orm import Session
 
 from basketbench.changes.detection.history import CommitValues, SeriesKey, load_series
-from basketbench.models.result import SPEED_METRICS
+from basketbench.models.result import EXACT_METRICS, SPEED_METRICS
 from basketbench.stats.engine import SeriesPoint
 
 Array = NDArray[np.float64]
@@ -62,16 +62,15 @@ class SeriesCells(_MadeWhenRead[CommitValues]):
 
     def __init__(self, commit_ids: Ints, orders: Ints, medians: dict[str, Array],
                  make: Callable[[int], CommitValues],
+                 exact: dict[str, Array], counted: NDArray[np.bool_],
                  ranks: tuple[dict[int, int], Ints] | None = None,
-                 se: dict[str, Array] | None = None,
-                 exact: dict[str, Array] | None = None,
-                 counted: NDArray[np.bool_] | None = None) -> None:
+                 se: dict[str, Array] | None = None) -> None:
         self.commit_ids = commit_ids
         self.orders = orders
         self._medians = medians
         # Per exact metric each cell's value (NaN: none recorded) and whether a run of the
-        # cell was counted, when the window has them as arrays: the exact and count rules
-        # read the newest two cells of every series, and making them was a tenth of a pass.
+        # cell was counted, as arrays: the exact and count rules read the newest two cells
+        # of every series, and making them was a tenth of a pass.
         self._exact = exact
         self._counted = counted
         # per speed metric, each cell's standard error when the window knows it (a cell of
@@ -91,9 +90,12 @@ class SeriesCells(_MadeWhenRead[CommitValues]):
         nan = math.nan
         medians = {m: np.array([v.median(m) if v.runs.get(m) else nan for v in values],
                                dtype=float) for m in SPEED_METRICS}
+        exact = {m: np.array([nan if (x := getattr(v, m)) is None else x for v in values],
+                             dtype=float) for m in EXACT_METRICS}
         out = cls(np.array([v.commit_id for v in values], dtype=np.int64),
                   np.array([v.order for v in values], dtype=np.int64), medians,
-                  values.__getitem__)
+                  values.__getitem__, exact,
+                  np.array([bool(v.counts) for v in values], dtype=bool))
         out._made = dict(enumerate(values))
         return out
 
@@ -125,16 +127,11 @@ class SeriesCells(_MadeWhenRead[CommitValues]):
     def exact(self, metric: str, i: int) -> float | None:
         """Cell i's value of an exact metric (CommitValues' ``ratio`` or
         ``compressed_bytes``), None when none of its runs recorded it."""
-        if self._exact is None:
-            value: float | None = getattr(self[i], metric)
-            return value
         x = float(self._exact[metric][i])
         return None if x != x else x  # NaN: not recorded
 
     def counted(self, i: int) -> bool:
         """Whether cell i holds an instruction count (its CommitValues' ``counts``)."""
-        if self._counted is None:
-            return bool(self[i].counts)
         return bool(self._counted[i])
 
     def has_runs(self, i: int) -> bool:

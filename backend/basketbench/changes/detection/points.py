@@ -284,10 +284,10 @@ class _Window:
             a, b = self.ranges[s]
             out[key] = SeriesCells(self.commit[a:b], self.order[a:b],
                                    {m: v[a:b] for m, v in self.medians.items()},
-                                   partial(self._values, a), (self.rank_of, self.rank[a:b]),
-                                   {m: v[a:b] for m, v in self.se.items()},
+                                   partial(self._values, a),
                                    {m: v[a:b] for m, v in self.exact.items()},
-                                   self.counted[a:b])
+                                   self.counted[a:b], (self.rank_of, self.rank[a:b]),
+                                   {m: v[a:b] for m, v in self.se.items()})
         return out
 
     def _values(self, first: int, j: int) -> CommitValues:
