@@ -35,7 +35,8 @@ def _split_stats(x: Array, min_size: int) -> Array:
     reverse running sum of its distances to the points after it, and the cross pairs
     what is left of the total: O(n^2) per row, one pass."""
     p, n = x.shape
-    d = np.abs(x[:, :, None] - x[:, None, :])
+    d = x[:, :, None] - x[:, None, :]
+    np.abs(d, out=d)  # in place: a second P x n x n array cost a quarter of the function
     to_earlier = np.einsum("pij,ij->pi", d, np.tri(n, n, -1))  # sum over i' < i
     to_later = d.sum(axis=2) - to_earlier
     zero = np.zeros((p, 1))
