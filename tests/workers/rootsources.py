@@ -52,7 +52,8 @@ def manifest_entries() -> list[dict[str, Any]]:
 # clone by the replay's source fetcher (the same archive `basketbench replay` uses).
 SDIST = ("cppyy-cling", "6.32.8",
          "f51ea2e9bd1418c27d1fca3ba97e322ad660a5e18180aad2d17fb55db43a0b49")
-_SDIST_ROOT = "cppyy_cling-6.32.8/src/"
+# where the manifest's origin_path of such a file starts (the sdist's archive layout)
+SDIST_ROOT = f"{SDIST[0].replace('-', '_')}-{SDIST[1]}/src/"
 
 
 @functools.cache
@@ -67,14 +68,14 @@ def _sdist_tree() -> Path:
     return sources.source_tree(listed[0], cache, _quiet).path
 
 
-def _quiet(_message: str) -> None:
+def _quiet(_message: str) -> None:  # the fetcher's progress lines: not in test output
     pass
 
 
 def _read(entry: dict[str, Any]) -> bytes:
     origin = entry.get("origin_path", "")
-    if origin.startswith(_SDIST_ROOT):
-        return (_sdist_tree() / origin.removeprefix(_SDIST_ROOT)).read_bytes()
+    if origin.startswith(SDIST_ROOT):
+        return (_sdist_tree() / origin.removeprefix(SDIST_ROOT)).read_bytes()
     return (FIXTURE / entry["file"]).read_bytes()
 
 

@@ -66,6 +66,7 @@ from .conftest import (
 )
 from .rootsources import (
     FIXTURE,
+    SDIST_ROOT,
     build_repo,
     fixture_tree,
     manifest_entries,
@@ -83,8 +84,7 @@ def test_manifest_names_every_file_and_marks_ours() -> None:
     stored = {str(p.relative_to(FIXTURE)) for p in FIXTURE.rglob("*") if p.is_file()
               and p.parent.name not in ("suites",) and p.name != "MANIFEST.json"}
     # nothing unlisted, nothing missing; ROOT's files from PyPI's sdist are not stored
-    from_sdist = {e["file"] for e in entries
-                  if e.get("origin_path", "").startswith("cppyy_cling-6.32.8/src/")}
+    from_sdist = {e["file"] for e in entries if e.get("origin_path", "").startswith(SDIST_ROOT)}
     assert stored == {e["file"] for e in entries} - from_sdist
     assert from_sdist and all(f.startswith("builtins/zlib/") for f in from_sdist)
     for entry in entries:

@@ -24,7 +24,7 @@ from basketbench.core.db import engine_of
 from basketbench.core.engine_cache import PerEngine, VersionedLru
 from basketbench.models import Commit
 
-# Commits kept per engine (those read from the database longest ago dropped first): about
+# Commits kept per engine (those used longest ago dropped first, core/engine_cache.py): about
 # 500 bytes each (tracemalloc), so at most ~50 MB per API process.
 MAX_ENTRIES = 100_000
 
