@@ -2,8 +2,8 @@
 
 Keyed weakly by engine: a new database (tests, another URL) gets fresh caches, and a
 disposed engine's go with it. Two kinds of content:
-- plain dicts, for rows that never change once written (configurations, datasets, builds,
-  codec sets): ``PerEngine(dict)``;
+- ``WrittenOnce``, for the rows of small tables that never change once written
+  (configurations, datasets, builds, codec sets): a miss reads the whole table;
 - ``VersionedLru``, for rows that may be rewritten: each entry is used only while the row's
   version (PostgreSQL's ``xmin``, selected with the row's key) is the one it was read at,
   and the least recently used entries are dropped once their sizes exceed a bound.
@@ -18,6 +18,9 @@ from typing import Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from basketbench.core.db import engine_of
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -48,6 +51,32 @@ class PerEngine(Generic[T]):
         """The engine's cache if one was made (nothing is made)."""
         with self._lock:
             return self._by_engine.get(engine)
+
+
+class WrittenOnce(Generic[K, V]):
+    """key -> value for a small table whose rows never change once written, per engine.
+    A key not held reads every row (``load(session)``: (key, value) pairs): one statement
+    whose text never changes, cheaper than an IN list that changes with every request,
+    and the next new keys are most likely there too. Thread-safe: a read that finds
+    nothing new waits for no lock."""
+
+    def __init__(self, load: Callable[[Session], Iterable[tuple[K, V]]]) -> None:
+        self._load = load
+        self._lock = threading.Lock()
+        self._caches: PerEngine[dict[K, V]] = PerEngine(dict)
+
+    def lookup(self, session: Session, keys: Iterable[K]) -> dict[K, V]:
+        """The held or loaded value of each key the table has (unknown keys left out)."""
+        cache = self._caches.of(engine_of(session))
+        wanted = set(keys)
+        if not wanted <= cache.keys():
+            loaded = dict(self._load(session))
+            with self._lock:  # one writer at a time; readers see whole entries
+                cache.update(loaded)
+        return {k: cache[k] for k in wanted if k in cache}
+
+    def clear(self) -> None:
+        self._caches.clear()
 
 
 class VersionedLru(Generic[K, V]):

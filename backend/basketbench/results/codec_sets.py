@@ -16,8 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from basketbench.core.db import engine_of
-from basketbench.core.engine_cache import PerEngine
+from basketbench.core.engine_cache import WrittenOnce
 from basketbench.measure.document.screen import Codecs
 from basketbench.models import CodecSet
 
@@ -27,7 +26,9 @@ LEGACY = "legacy"  # the series of results stored before codec sets existed
 
 # A codec set never changes once written: compare and history read them from a per-engine
 # cache (a handful of rows) instead of loading ORM objects on every request.
-_by_id: PerEngine[dict[int, dict[str, Any]]] = PerEngine(dict)
+_by_id: WrittenOnce[int, dict[str, Any]] = WrittenOnce(
+    lambda session: ((row.id, codec_set_out(row))
+                     for row in session.scalars(select(CodecSet))))  # a handful of rows
 
 
 def codec_set_key(name: str, root_version: str | None, libraries: dict[str, str]) -> str:
@@ -127,9 +128,4 @@ def machine_codec_sets(session: Session, machine_id: int) -> list[dict[str, Any]
 
 def cached_codec_sets(session: Session, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """Codec sets by id, shaped like schemas.refs.CodecSetOut (shared: do not modify)."""
-    cache = _by_id.of(engine_of(session))
-    wanted = set(ids)
-    if wanted - cache.keys():
-        for row in session.scalars(select(CodecSet)):  # a handful of rows
-            cache[row.id] = codec_set_out(row)
-    return {i: cache[i] for i in wanted if i in cache}
+    return _by_id.lookup(session, ids)
