@@ -14,6 +14,10 @@ PYTHON   ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 # else from the scikit-hep-testdata wheel (the `demo` extra).
 comma    := ,
 PY_EXTRAS := dev$(if $(wildcard $(ROOT_DIR)/../shared/data/root-files/*.root),,$(comma)demo)
+# Python test processes (pytest-xdist). Most long tests wait on builds, workers and servers,
+# so two share two cores well; every test makes its own databases, ports, queues and
+# folders, and the caches outside the clone take a file lock per entry.
+PYTEST_WORKERS ?= 2
 
 include bench-harness/harness.mk
 include frontend/frontend.mk
@@ -52,7 +56,7 @@ codec-sources:
 test-python: venv harness-build services codec-sources
 	# The demo's fallback data (scikit-hep-testdata) is tested too, even where ../shared exists.
 	$(PY) -m pip install -q -e '.[dev,demo]'
-	$(PY) -m pytest -q -rs -p no:cacheprovider
+	$(PY) -m pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --durations=15
 
 lint: venv frontend-deps
 	$(VENV)/bin/ruff check backend workers devtools tests bench scripts

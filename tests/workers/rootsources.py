@@ -79,9 +79,11 @@ def _read(entry: dict[str, Any]) -> bytes:
     return (FIXTURE / entry["file"]).read_bytes()
 
 
+@functools.cache
 def verified_fixture_files() -> dict[str, bytes]:
     """The manifest's files (path in the fixture -> bytes), stored or from the sdist, each
-    checked against its manifest entry (length, sha256) first."""
+    checked against its manifest entry (length, sha256) first. Read and checked once per
+    process (a tree and its repository both ask): shared, do not modify."""
     files = {}
     for entry in manifest_entries():
         data = _read(entry)

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import tarfile
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,6 +26,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import httpx
+from basketbench.measure.locks import file_lock
 from basketbench.measure.realroot.releases import cache_dir
 from basketbench_workers.pipeline.corpora import file_sha256
 
@@ -90,7 +93,12 @@ def fetch_index(cache: Path, say: Say) -> list[Sdist]:
         response.raise_for_status()
         data = response.json()
         saved.parent.mkdir(parents=True, exist_ok=True)
-        saved.write_text(json.dumps(data))
+        # Through a private file renamed into place: a reader (another test process, a
+        # replay started beside it) sees the old copy or the new one, never half of one.
+        fd, partial = tempfile.mkstemp(prefix=f".{saved.name}.", dir=saved.parent)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(json.dumps(data))
+        os.replace(partial, saved)
     except (httpx.HTTPError, ValueError) as exc:
         if not saved.is_file():
             raise SourceError(f"PyPI's index of cppyy-cling is unreachable ({exc}) and no "
@@ -200,4 +208,8 @@ def release_of(tree: Path, sdist: Sdist) -> tuple[str, datetime]:
 
 
 def source_tree(sdist: Sdist, cache: Path, say: Say) -> SourceTree:
-    return extract(sdist, download(sdist, cache, say), cache)
+    """The sdist's compression sources, downloaded and extracted once per cache: one process
+    at a time (the download's partial file and the extraction's staging folder have fixed
+    names), a second one waiting and then finding the work done."""
+    with file_lock(cache / "sdists" / f".{sdist.filename}.lock"):
+        return extract(sdist, download(sdist, cache, say), cache)

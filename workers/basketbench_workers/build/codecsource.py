@@ -18,6 +18,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from basketbench.measure.locks import file_lock
+
 from basketbench_workers.build.codecsets import Pin
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
 
@@ -100,6 +102,15 @@ def obtain_source(pin: Pin, cache: Path, log: Path, deadline: Deadline) -> Sourc
     known = _cached(record, pin)
     if known is not None:
         return known
+    # One download per pin at a time: apt-get writes the archive into a shared folder, and
+    # two at once (two workers, two test processes) can leave it torn. The second waits,
+    # then finds the record.
+    with file_lock(sources / f".{pin.library}-{pin.version}.lock"):
+        return _cached(record, pin) or _download(pin, sources, record, log, deadline)
+
+
+def _download(pin: Pin, sources: Path, record: Path, log: Path, deadline: Deadline
+              ) -> SourceArchive:
     candidates = [c for c in debian_candidates(pin.library) if upstream_of(c.debian_version)
                   == pin.version]
     package = DEBIAN_SOURCE[pin.library]

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import httpx
 
+from basketbench.measure.locks import file_lock
+
 Say = Callable[[str], None]
 PYPI_SIMPLE = "https://pypi.org/simple/{package}/"
 PYPI_ACCEPT = "application/vnd.pypi.simple.v1+json"
@@ -75,12 +77,17 @@ def sha256_of(path: Path) -> str:
 
 
 def obtain(source: SourcePackage, cache: Path, say: Say) -> Archive:
-    """The verified archive of `source` in `cache/sources` (downloaded once)."""
-    if source.registry == "debian":
-        return _debian(source, cache / "sources", say)
-    if source.registry == "pypi":
-        return _pypi(source, cache / "sources", say)
-    raise SourceUnavailable(f"unknown registry {source.registry!r}")
+    """The verified archive of `source` in `cache/sources` (downloaded once). One process
+    at a time per source: apt-get writes into the source's folder and the PyPI download
+    goes through a partial file of a fixed name; a second process waits, then finds the
+    archive recorded."""
+    fetch = {"debian": _debian, "pypi": _pypi}.get(source.registry)
+    if fetch is None:
+        raise SourceUnavailable(f"unknown registry {source.registry!r}")
+    sources = cache / "sources"
+    lock = f".{source.registry}-{source.package}-{source.version.replace(':', '%')}.lock"
+    with file_lock(sources / lock):
+        return fetch(source, sources, say)
 
 
 def _record(folder: Path, archive: Path, sha: str, source: SourcePackage) -> Archive:
