@@ -41,7 +41,8 @@ _BUILD_COLUMNS = (Build.id, Build.tool, Build.backend, Build.root_commit, Build.
 
 _configurations = WrittenOnce(_all_configurations)
 _datasets: WrittenOnce[int, str] = WrittenOnce(
-    lambda session: session.execute(select(Dataset.id, Dataset.name)).tuples().all())
+    lambda session: [(did, name) for did, name in session.execute(
+        select(Dataset.id, Dataset.name))])
 _builds: WrittenOnce[int, tuple[Any, ...]] = WrittenOnce(
     lambda session: ((bid, tuple(columns))
                      for bid, *columns in session.execute(select(*_BUILD_COLUMNS))))
