@@ -84,10 +84,18 @@ def obtain(source: SourcePackage, cache: Path, say: Say) -> Archive:
     fetch = {"debian": _debian, "pypi": _pypi}.get(source.registry)
     if fetch is None:
         raise SourceUnavailable(f"unknown registry {source.registry!r}")
-    sources = cache / "sources"
-    lock = f".{source.registry}-{source.package}-{source.version.replace(':', '%')}.lock"
-    with file_lock(sources / lock):
-        return fetch(source, sources, say)
+    folder = _folder(source, cache / "sources")
+    if (hit := _cached(folder, source)) is not None:
+        return hit
+    with file_lock(folder.with_name(f".{folder.name}.lock")):
+        return _cached(folder, source) or fetch(source, folder, say)
+
+
+def _folder(source: SourcePackage, sources: Path) -> Path:
+    """Where a source's archive and its record are kept."""
+    if source.registry == "debian":
+        return sources / f"{source.package}_{source.version.replace(':', '%')}"
+    return sources / f"pypi-{source.package}-{source.version}"
 
 
 def _record(folder: Path, archive: Path, sha: str, source: SourcePackage) -> Archive:
@@ -131,10 +139,7 @@ def debian_orig(package: str, version: str) -> tuple[str, str]:
                             f"(known: {', '.join(known) or 'none'}); {SETUP_HINT}")
 
 
-def _debian(source: SourcePackage, sources: Path, say: Say) -> Archive:
-    folder = sources / f"{source.package}_{source.version.replace(':', '%')}"
-    if (hit := _cached(folder, source)) is not None:
-        return hit
+def _debian(source: SourcePackage, folder: Path, say: Say) -> Archive:
     name, expected = debian_orig(source.package, source.version)
     folder.mkdir(parents=True, exist_ok=True)
     archive = folder / name
@@ -154,10 +159,7 @@ def _debian(source: SourcePackage, sources: Path, say: Say) -> Archive:
     return _record(folder, archive, digest, source)
 
 
-def _pypi(source: SourcePackage, sources: Path, say: Say) -> Archive:
-    folder = sources / f"pypi-{source.package}-{source.version}"
-    if (hit := _cached(folder, source)) is not None:
-        return hit
+def _pypi(source: SourcePackage, folder: Path, say: Say) -> Archive:
     try:
         response = httpx.get(PYPI_SIMPLE.format(package=source.package),
                              headers={"Accept": PYPI_ACCEPT}, timeout=60, follow_redirects=True)
