@@ -179,9 +179,11 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     # when read: they see them).
     known = [seg.cells.known_se(key[3], int(seg.at[-1]))
              for key, seg in zip(series_of, segments, strict=True)]
+    unknown = [(key, seg) for key, seg, se in zip(series_of, segments, known, strict=True)
+               if se is None]
     fill_samples(session, machine_id, series,
-                 {c for seg, se in zip(segments, known, strict=True) if se is None
-                  for c in seg.commits(-1, len(seg))})
+                 {c for _key, seg in unknown for c in seg.commits(-1, len(seg))},
+                 {key[:3] for key, _seg in unknown})
     session.flush()
     # A newest point whose standard error is known is a cell of one run: its run is its
     # median, and the single test reads it without making the point.
@@ -195,7 +197,8 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
     missing = {v.commit_id for c in candidates for i in (c.position - 1, c.position)
                if not (v := segments[c.series].cell(i)).samples_loaded}
     if missing:
-        fill_samples(session, machine_id, series, missing)
+        fill_samples(session, machine_id, series, missing,
+                     {series_of[c.series][:3] for c in candidates})
     candidates = with_evidence(family, candidates, rule)
     groups: dict[int, list[Change]] = {}
     screened: set[tuple[int, int, str, str]] = set()
@@ -352,9 +355,12 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
     for (ds, conf, cs), values in series.items():
         for metric in SPEED_METRICS:
             key = (ds, conf, cs, metric)
-            if key in screened or any(ch.commit_id == commit_id for ch in recorded.get(key, [])):
+            changes = recorded.get(key)
+            # (most series have no recorded change: nothing to step back over)
+            if not changes or key in screened or any(ch.commit_id == commit_id
+                                                     for ch in changes):
                 continue
-            last = _last_confirmed(recorded.get(key, []), orders, "speed")
+            last = _last_confirmed(changes, orders, "speed")
             if last is None:
                 continue
             # the cells with runs since the change, read as arrays
@@ -371,7 +377,8 @@ def _revert_candidates(session: Session, settings: Settings, machine_id: int, co
             if hit is None:
                 continue
             reference = revert.new_level_runs(last) + since
-            fill_samples(session, machine_id, series, {cur.commit_id, parent.commit_id})
+            fill_samples(session, machine_id, series, {cur.commit_id, parent.commit_id},
+                         {(ds, conf, cs)})
             delta, p = _level(reference, cur.runs[metric], cur.samples[metric], rule)
             if not math.isfinite(p) or p > rule.screen_q:
                 continue
