@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from basketbench_workers.pipeline.corpora import cached_ok, checksum_path, corpus_file, file_sha256
+from basketbench.measure.digests import file_sha256
+from basketbench_workers.pipeline.corpora import cached_ok, checksum_path, corpus_file
 from basketbench_workers.pipeline.suites import CorpusSpec
 
 SPEC = CorpusSpec(name="hzz", files=("uproot-HZZ.root",))

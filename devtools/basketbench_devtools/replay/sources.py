@@ -26,9 +26,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import httpx
+from basketbench.measure.digests import file_sha256
 from basketbench.measure.locks import file_lock
 from basketbench.measure.realroot.releases import cache_dir
-from basketbench_workers.pipeline.corpora import file_sha256
 
 INDEX_URL = "https://pypi.org/simple/cppyy-cling/"
 INDEX_ACCEPT = "application/vnd.pypi.simple.v1+json"

@@ -1,4 +1,4 @@
-"""Codec source archives from Debian's source packages (`apt-get source --download-only`).
+"""Codec source archives from Debian's source packages (fetched by measure/debian_source.py).
 
 Debian carries exactly the versions that matter across its releases (bullseye, bookworm,
 trixie; deb-src lines from scripts/setup-codec-sources.sh). The upstream source archive is
@@ -10,21 +10,20 @@ the mirror does not serve, fails with that reason.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from basketbench.measure import debian_source
+from basketbench.measure.debian_source import SETUP_HINT, DebianSourceError, OrigArchive
 from basketbench.measure.locks import file_lock
 
 from basketbench_workers.build.codecsets import Pin
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
 
 DEBIAN_SOURCE = {"zstd": "libzstd", "lz4": "lz4", "lzma": "xz-utils"}
-SETUP_HINT = "run scripts/setup-codec-sources.sh (deb-src lines for bullseye/bookworm/trixie)"
 
 
 class CodecUnavailable(StageFailed):
@@ -50,13 +49,6 @@ class SourceArchive:
         }
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    debian_version: str
-    archive: str
-    sha256: str
-
-
 def upstream_of(debian_version: str) -> str:
     """1:1.2.13.dfsg-1 -> 1.2.13; 1.4.8+dfsg-2.1 -> 1.4.8; 5.2.5-2.1~deb11u1 -> 5.2.5."""
     version = debian_version.split(":", 1)[-1]
@@ -65,34 +57,12 @@ def upstream_of(debian_version: str) -> str:
     return re.split(r"[+~]|\.dfsg", version)[0]
 
 
-def debian_candidates(library: str) -> list[_Candidate]:
+def debian_candidates(library: str) -> list[OrigArchive]:
     """Every version of the library's Debian source package apt knows, with its orig archive."""
-    package = DEBIAN_SOURCE[library]
     try:
-        text = subprocess.run(
-            ["apt-cache", "showsrc", package], capture_output=True, text=True, timeout=60
-        ).stdout
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CodecUnavailable(f"cannot ask apt for the {package} sources: {exc}") from exc
-    found = []
-    for stanza in text.split("\n\n"):
-        version = re.search(r"^Version: (\S+)", stanza, re.MULTILINE)
-        sums = re.search(r"^Checksums-Sha256:\n((?: .*\n?)+)", stanza, re.MULTILINE)
-        if not version or not sums:
-            continue
-        for line in sums.group(1).splitlines():
-            parts = line.split()
-            if len(parts) == 3 and re.search(r"\.orig\.tar\.[a-z0-9]+$", parts[2]):
-                found.append(_Candidate(version.group(1), parts[2], parts[0]))
-    return found
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return debian_source.orig_archives(DEBIAN_SOURCE[library])
+    except DebianSourceError as exc:
+        raise CodecUnavailable(str(exc)) from exc
 
 
 def obtain_source(pin: Pin, cache: Path, log: Path, deadline: Deadline) -> SourceArchive:
@@ -111,8 +81,8 @@ def obtain_source(pin: Pin, cache: Path, log: Path, deadline: Deadline) -> Sourc
 
 def _download(pin: Pin, sources: Path, record: Path, log: Path, deadline: Deadline
               ) -> SourceArchive:
-    candidates = [c for c in debian_candidates(pin.library) if upstream_of(c.debian_version)
-                  == pin.version]
+    candidates = [c for c in debian_candidates(pin.library)
+                  if upstream_of(c.version) == pin.version]
     package = DEBIAN_SOURCE[pin.library]
     if not candidates:
         raise CodecUnavailable(
@@ -129,32 +99,19 @@ def _download(pin: Pin, sources: Path, record: Path, log: Path, deadline: Deadli
             )
         candidates = matching
     errors = []
+
+    def fetch(command: list[str], cwd: Path) -> None:
+        # every exit code: a mirror may lack the .dsc and still serve the archive
+        run_logged(command, log, deadline, cwd=cwd, ok_codes=tuple(range(256)))
+
     for candidate in candidates:
-        target = sources / f"{package}_{candidate.debian_version.replace(':', '%')}"
-        archive = target / candidate.archive
-        if not archive.is_file() or _sha256(archive) != candidate.sha256:
-            target.mkdir(parents=True, exist_ok=True)
-            try:
-                # The .dsc may be missing on a mirror that still serves the archive: apt's exit
-                # code is not the test, the archive and its checksum are.
-                run_logged(
-                    ["apt-get", "source", "--download-only", "-q",
-                     f"{package}={candidate.debian_version}"],
-                    log, deadline, cwd=target, ok_codes=tuple(range(256)),
-                )
-            except StageFailed as exc:
-                errors.append(f"{candidate.debian_version}: {exc}")
-                continue
-        if not archive.is_file():
-            errors.append(f"{candidate.debian_version}: {archive.name} was not downloaded")
+        try:
+            archive = debian_source.download_orig(candidate, sources, fetch)
+        except (StageFailed, DebianSourceError) as exc:
+            errors.append(f"{candidate.version}: {exc}")
             continue
-        digest = _sha256(archive)
-        if digest != candidate.sha256:
-            errors.append(f"{candidate.debian_version}: {archive.name} has sha256 {digest}, "
-                          f"Debian's index says {candidate.sha256}")
-            archive.unlink()
-            continue
-        found = SourceArchive(pin.library, pin.version, candidate.debian_version, archive, digest)
+        found = SourceArchive(pin.library, pin.version, candidate.version, archive,
+                              candidate.sha256)
         tmp = record.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(json.dumps(found.record(), indent=2))
         tmp.replace(record)
@@ -169,8 +126,9 @@ def _download(pin: Pin, sources: Path, record: Path, log: Path, deadline: Deadli
 def _cached(record: Path, pin: Pin) -> SourceArchive | None:
     try:
         data = json.loads(record.read_text())
-        folder = f"{data['debian_package']}_{data['debian_version'].replace(':', '%')}"
-        archive = record.parent / folder / data["archive"]
+        folder = debian_source.folder_of(record.parent, data["debian_package"],
+                                         data["debian_version"])
+        archive = folder / data["archive"]
         if not archive.is_file() or (pin.sha256 is not None and data["sha256"] != pin.sha256):
             return None
         return SourceArchive(pin.library, pin.version, data["debian_version"], archive,
@@ -180,5 +138,5 @@ def _cached(record: Path, pin: Pin) -> SourceArchive | None:
 
 
 def _known_versions(library: str) -> str:
-    versions = sorted({upstream_of(c.debian_version) for c in debian_candidates(library)})
+    versions = sorted({upstream_of(c.version) for c in debian_candidates(library)})
     return ", ".join(versions) or "none: apt has no deb-src lines for it"

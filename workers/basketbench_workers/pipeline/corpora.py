@@ -11,6 +11,8 @@ import logging
 import os
 from pathlib import Path
 
+from basketbench.measure.digests import file_sha256
+
 from basketbench_workers.pipeline.suites import CorpusSpec
 from basketbench_workers.procs import StageFailed
 
@@ -35,14 +37,6 @@ def _digest(paths: list[Path]) -> str:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 h.update(chunk)
     return h.hexdigest()[:16]
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def checksum_path(target: Path) -> Path:

@@ -12,7 +12,6 @@ callgrind (`rzbench ab --count`, counting.py).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import platform
@@ -43,6 +42,7 @@ from basketbench.measure.arena.counting import (
 )
 from basketbench.measure.arena.shapes import file_corpora
 from basketbench.measure.arena.sources import SourceUnavailable, default_cache
+from basketbench.measure.digests import file_sha256
 from basketbench.measure.rootio.extract import ExtractionError, check_root_header
 from basketbench.measure.rzbench.runner import Launcher
 
@@ -82,14 +82,6 @@ def machine_info() -> dict[str, Any]:
         pass
     return {"hostname": platform.node(), "cpu_model": cpu, "cores": os.cpu_count(),
             "hardware_tag": os.environ.get("BASKETBENCH_HARDWARE_TAG")}
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def parse_candidates(spec: str | Sequence[str] | None, known: Sequence[str]
@@ -406,7 +398,7 @@ def run_arena(
     return {
         "schema": SCHEMA,
         "file": root_file.name,
-        "file_sha256": _file_sha256(root_file),
+        "file_sha256": file_sha256(root_file),
         "format": corpora.format,
         "machine": machine_info(),
         "load": {"loadavg_start": load_start, "loadavg_end": load_end},

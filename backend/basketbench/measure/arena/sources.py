@@ -3,9 +3,9 @@
 Two kinds of source package, each fetched with its registry's ordinary client and checked
 against the sha256 the registry itself lists:
 
-- Debian source packages (`apt-get source --download-only PACKAGE=VERSION`, the deb-src lines
-  of scripts/setup-codec-sources.sh): the upstream `*.orig.tar.*` is checked against the sha256
-  of Debian's signed Sources index (`apt-cache showsrc`).
+- Debian source packages (measure/debian_source.py, the deb-src lines of
+  scripts/setup-codec-sources.sh): the upstream `*.orig.tar.*`, checked against the sha256 of
+  Debian's signed Sources index.
 - PyPI sdists (PyPI's JSON simple index, sha256 from the index): `zlib-ng` bundles zlib-ng's
   sources, `deflate` libdeflate's, `cppyy-cling` ROOT's tree with the Cloudflare zlib that ROOT
   bundled from 6.18 in src/builtins/zlib.
@@ -17,23 +17,23 @@ stage share it (workers may import basketbench.measure, not the other way round)
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
+from basketbench.measure import debian_source
+from basketbench.measure.debian_source import SETUP_HINT, DebianSourceError, OrigArchive
+from basketbench.measure.digests import file_sha256
 from basketbench.measure.locks import file_lock
 
 Say = Callable[[str], None]
 PYPI_SIMPLE = "https://pypi.org/simple/{package}/"
 PYPI_ACCEPT = "application/vnd.pypi.simple.v1+json"
-SETUP_HINT = "run scripts/setup-codec-sources.sh (deb-src lines for bullseye/bookworm/trixie)"
 
 
 class SourceUnavailable(RuntimeError):
@@ -68,14 +68,6 @@ def default_cache() -> Path:
     return root / "arena"
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def obtain(source: SourcePackage, cache: Path, say: Say) -> Archive:
     """The verified archive of `source` in `cache/sources` (downloaded once). One process
     at a time per source: apt-get writes into the source's folder and the PyPI download
@@ -94,7 +86,7 @@ def obtain(source: SourcePackage, cache: Path, say: Say) -> Archive:
 def _folder(source: SourcePackage, sources: Path) -> Path:
     """Where a source's archive and its record are kept."""
     if source.registry == "debian":
-        return sources / f"{source.package}_{source.version.replace(':', '%')}"
+        return debian_source.folder_of(sources, source.package, source.version)
     return sources / f"pypi-{source.package}-{source.version}"
 
 
@@ -115,48 +107,32 @@ def _cached(folder: Path, source: SourcePackage) -> Archive | None:
     return None
 
 
-def debian_orig(package: str, version: str) -> tuple[str, str]:
-    """(archive name, sha256) of the upstream orig archive Debian's index lists for the version."""
+def debian_orig(package: str, version: str) -> OrigArchive:
+    """The upstream orig archive Debian's index lists for the version."""
     try:
-        text = subprocess.run(["apt-cache", "showsrc", package], capture_output=True, text=True,
-                              timeout=120, check=False).stdout
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SourceUnavailable(f"cannot ask apt for the {package} sources: {exc}") from exc
-    known = []
-    for stanza in text.split("\n\n"):
-        found = re.search(r"^Version: (\S+)", stanza, re.MULTILINE)
-        sums = re.search(r"^Checksums-Sha256:\n((?: .*\n?)+)", stanza, re.MULTILINE)
-        if not found or not sums:
-            continue
-        known.append(found.group(1))
-        if found.group(1) != version:
-            continue
-        for line in sums.group(1).splitlines():
-            parts = line.split()
-            if len(parts) == 3 and re.search(r"\.orig\.tar\.[a-z0-9]+$", parts[2]):
-                return parts[2], parts[0]
+        known = debian_source.orig_archives(package)
+    except DebianSourceError as exc:
+        raise SourceUnavailable(str(exc)) from exc
+    for orig in known:
+        if orig.version == version:
+            return orig
+    listed = ", ".join(dict.fromkeys(o.version for o in known)) or "none"
     raise SourceUnavailable(f"Debian source package {package}={version} is not known to apt "
-                            f"(known: {', '.join(known) or 'none'}); {SETUP_HINT}")
+                            f"(known: {listed}); {SETUP_HINT}")
 
 
 def _debian(source: SourcePackage, folder: Path, say: Say) -> Archive:
-    name, expected = debian_orig(source.package, source.version)
-    folder.mkdir(parents=True, exist_ok=True)
-    archive = folder / name
-    if not archive.is_file() or sha256_of(archive) != expected:
+    orig = debian_orig(source.package, source.version)
+
+    def fetch(command: list[str], cwd: Path) -> None:
         say(f"downloading Debian source package {source.package}={source.version}")
-        # apt's exit code is not the test (a mirror may lack the .dsc): the archive's sha is.
-        subprocess.run(["apt-get", "source", "--download-only", "-q",
-                        f"{source.package}={source.version}"], cwd=folder, capture_output=True,
-                       text=True, timeout=600, check=False)
-    if not archive.is_file():
-        raise SourceUnavailable(f"{source.label}: {name} was not downloaded")
-    digest = sha256_of(archive)
-    if digest != expected:
-        archive.unlink()
-        raise SourceUnavailable(f"{source.label}: {name} has sha256 {digest}, Debian's index "
-                                f"says {expected}")
-    return _record(folder, archive, digest, source)
+        debian_source.run_apt(command, cwd)
+
+    try:
+        archive = debian_source.download_orig(orig, folder.parent, fetch)
+    except DebianSourceError as exc:
+        raise SourceUnavailable(f"{source.label}: {exc}") from exc
+    return _record(folder, archive, orig.sha256, source)
 
 
 def _pypi(source: SourcePackage, folder: Path, say: Say) -> Archive:
@@ -176,7 +152,7 @@ def _pypi(source: SourcePackage, folder: Path, say: Say) -> Archive:
     expected = str(entry["hashes"]["sha256"])
     folder.mkdir(parents=True, exist_ok=True)
     archive = folder / str(entry["filename"])
-    if not archive.is_file() or sha256_of(archive) != expected:
+    if not archive.is_file() or file_sha256(archive) != expected:
         say(f"downloading {entry['filename']} from PyPI")
         partial = archive.with_name(archive.name + ".part")
         try:
@@ -189,7 +165,7 @@ def _pypi(source: SourcePackage, folder: Path, say: Say) -> Archive:
             partial.unlink(missing_ok=True)
             raise SourceUnavailable(f"{source.label}: download failed: {exc}") from exc
         partial.replace(archive)
-    digest = sha256_of(archive)
+    digest = file_sha256(archive)
     if digest != expected:
         archive.unlink()
         raise SourceUnavailable(f"{source.label}: sha256 {digest} is not the {expected} PyPI "

@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from basketbench.measure.digests import file_sha256
 from basketbench.measure.lossy import physics
 from basketbench.measure.lossy.budget import Budget, recommend
 from basketbench.measure.lossy.columns import FloatColumn, float_columns
 from basketbench.measure.lossy.errors import error_stats
 from basketbench.measure.rootio.corpus_format import CorpusWriter
-from basketbench.measure.rootio.extract import file_sha256
 from basketbench.measure.rootio.lossy_floats import (
     QUANT_BITS,
     TRUNC_BITS,

@@ -16,7 +16,6 @@ state in the dataset name (`<file>/<tree>/<form>` for writes and for the codec-o
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from basketbench.measure.digests import file_sha256
 from basketbench.measure.realroot import releases as root_release
 from basketbench.measure.rootio.extract import TREE_CLASSES, extract_corpus
 from basketbench.measure.rzbench.runner import BenchOptions, RzbenchError, run_bench
@@ -109,14 +109,6 @@ def store_atomically(base: Path, name: str, write: Callable[[Path], None]) -> Pa
     finally:
         partial.unlink(missing_ok=True)
     return final
-
-
-def _file_key(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()[:16]
 
 
 def measure(release: root_release.Release, spec: dict[str, Any], timeout: float = 900
@@ -202,7 +194,7 @@ def run_io(options: IoOptions, json_out: Path, binary: Path | None = None,
     trees = options.trees or list_trees(options.file)
     if not trees:
         raise IoBenchError(f"{options.file}: no TTree at the top of the file")
-    base = work_dir(release.version) / f"{options.file.stem}-{_file_key(options.file)}"
+    base = work_dir(release.version) / f"{options.file.stem}-{file_sha256(options.file)[:16]}"
     base.mkdir(parents=True, exist_ok=True)
     results: list[dict[str, Any]] = []
     copies: list[Copy] = []

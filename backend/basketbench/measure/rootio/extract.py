@@ -11,7 +11,6 @@ For each RNTuple page (rntuple.py) we keep the page as ROOT compressed it
 
 from __future__ import annotations
 
-import hashlib
 import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from basketbench.measure.digests import file_sha256
 from basketbench.measure.rootio.baskets import (
     TTreeReadError,
     decode_streamers_with_blocks,
@@ -79,14 +79,6 @@ class CorpusSummary:
 
 
 Log = Callable[[str], None]
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def check_root_header(path: Path) -> None:
