@@ -60,6 +60,7 @@ def main(
     machine: int = typer.Option(1, help="Machine index (0-based) of the seeded world."),
 ) -> None:
     from basketbench.changes.detection.service import after_ingest
+    from basketbench.core import gc_tuning
     from basketbench.core.config import Settings
     from basketbench.core.db import make_engine
     from basketbench.results import ingest
@@ -76,6 +77,7 @@ def main(
     world = World(commits=max(len(cat.shas), 1), machines=len(cat.machines),
                   datasets=len(cat.datasets), configurations=len(cat.configurations))
     target = ingest.Target(None, None, None, None, None)
+    gc_tuning.apply(settings.gc)  # the API's collector settings (bench/detection_ab.py)
     figures: dict[str, list[tuple[float, float, float]]] = {"ingest": [], **{p: [] for p in paths}}
     with engine.connect() as conn:
         pid = int(conn.execute(text("SELECT pg_backend_pid()")).scalar_one())
