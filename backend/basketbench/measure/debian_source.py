@@ -65,7 +65,11 @@ def folder_of(sources: Path, package: str, version: str) -> Path:
 
 def run_apt(command: list[str], cwd: Path) -> None:
     """The default runner: apt-get in ``cwd``, its output dropped, at most 10 minutes."""
-    subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
+    try:
+        subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600,
+                       check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DebianSourceError(f"{' '.join(command[:3])} failed: {exc}") from exc
 
 
 def download_orig(orig: OrigArchive, sources: Path, run: Runner = run_apt) -> Path:
