@@ -80,6 +80,38 @@ def test_the_guard_names_a_planted_query_in_the_pass(quiet_client, auth_quiet, c
     assert problem is not None and "SELECT 'planted' FROM results" in problem
 
 
+def test_a_candidates_samples_are_read_for_its_series_alone(quiet_client, auth_quiet, clean_db,
+                                                              monkeypatch):
+    """A step planted on ZSTD-5 (both datasets) makes candidates; their evidence reads the
+    samples of their commits and parents for their own series, not for the window's every
+    series at those commits (~1 700 JSON sample arrays parsed to use two: ~200 ms of such a
+    pass on 5 M results)."""
+    from basketbench.changes.detection import cells
+    from basketbench.models import Change
+
+    real = cells.load_series
+    asked: list[set[tuple[int, int, str]]] = []
+
+    def spy(session, machine_id, commits, keys=None, **kwargs):
+        asked.append(set(keys) if keys is not None else {("every", "series", "")})
+        return real(session, machine_id, commits, keys, **kwargs)
+
+    for n in range(10):  # a history without a change, a pass after every document
+        detection_pass(quiet_client, ingest(quiet_client, auth_quiet, make_doc(n))[
+            "document_id"], clean_db)
+    monkeypatch.setattr(cells, "load_series", spy)
+    out = ingest(quiet_client, auth_quiet, make_doc(10, scale=0.8))
+    detection_pass(quiet_client, out["document_id"], clean_db)
+    with quiet_client.app.state.sessionmaker() as session:
+        candidates = session.query(Change).filter(Change.kind == "speed").all()
+        series = {(ch.dataset_id, ch.configuration_id) for ch in candidates}
+    assert candidates, "the planted step made no candidate: the test reads nothing"
+    assert asked, "the candidates' evidence read no samples"
+    for keys in asked:
+        assert {(ds, conf) for ds, conf, *_ in keys} <= series, (
+            f"samples read for {len(keys)} series, the candidates are on {len(series)}")
+
+
 @pytest.fixture
 def auth_quiet(quiet_client):
     from basketbench.core.tokens import create_token
