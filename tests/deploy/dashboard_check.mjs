@@ -93,6 +93,14 @@ async function newcomer(page) {
   // Trade-offs: HZZ's RNTuple (converted by ROOT 6.40.00) beside its TTree
   await page.goto(`${base}/tradeoffs?dataset=hzz-rntuple&base_dataset=hzz`);
   await page.waitForSelector(rendered('tradeoff-compress'), { timeout: 120_000 });
+  // The base dataset's points come from a query of their own: the plot renders the
+  // dataset's traces first and adds the baseline's when that answer arrives (on a loaded
+  // machine, after the check had read the traces). Wait for it; the caller's assertion
+  // names the traces if it never comes.
+  await page.waitForFunction(() => {
+    const gd = document.querySelector('[data-plot="tradeoff-compress"] .js-plotly-plot');
+    return (gd?.data ?? []).some((t) => String(t.name ?? '').includes('baseline'));
+  }, null, { timeout: 60_000, polling: 200 }).catch(() => {});
   out.tradeoff = {
     kind: await page.textContent('[data-testid="dataset-kind"]'),
     base_kind: await page.textContent('[data-testid="base-dataset-kind"]'),
