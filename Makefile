@@ -35,11 +35,11 @@ help:
 system-deps:
 	@bash scripts/system-deps.sh
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt
 	@test -x $(PY) || test -n "$(PYTHON)" || { echo "Python 3.11+ is required: install it (e.g. sudo apt-get install -y python3 python3-venv, or brew install python@3.12)" >&2; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[$(PY_EXTRAS)]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[$(PY_EXTRAS)]'
 	@touch $@
 
 venv: $(VENV)/.installed
@@ -55,7 +55,7 @@ codec-sources:
 
 test-python: venv harness-build services codec-sources
 	# The demo's fallback data (scikit-hep-testdata) is tested too, even where ../shared exists.
-	$(PY) -m pip install -q -e '.[dev,demo]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev,demo]'
 	$(PY) -m pytest -q -rs -p no:cacheprovider -n $(PYTEST_WORKERS) --durations=15
 
 lint: venv frontend-deps

@@ -29,12 +29,12 @@ RUN groupadd --system --gid 10001 basketbench \
  && useradd --system --uid 10001 --gid basketbench --home-dir /app --no-create-home basketbench \
  && mkdir -p /var/lib/basketbench \
  && chown basketbench:basketbench /var/lib/basketbench
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml constraints.txt README.md alembic.ini ./
 COPY backend/ backend/
 COPY workers/ workers/
 COPY devtools/ devtools/
 COPY migrations/ migrations/
-RUN pip install --no-cache-dir -e .
+RUN pip install --no-cache-dir -c constraints.txt -e .
 COPY --from=frontend /src/frontend/dist/ frontend/dist/
 COPY docker/api-entrypoint.sh /usr/local/bin/basketbench-api-entrypoint
 COPY docker/bootstrap_token.py /usr/local/bin/basketbench-bootstrap-token

@@ -39,13 +39,13 @@ RUN groupadd --system --gid 10001 basketbench \
       --no-create-home --shell /usr/sbin/nologin basketbench-sandbox \
  && mkdir -p /var/lib/basketbench \
  && chown basketbench:basketbench /var/lib/basketbench
-COPY pyproject.toml README.md ./
+COPY pyproject.toml constraints.txt README.md ./
 COPY backend/ backend/
 COPY workers/ workers/
 COPY devtools/ devtools/
 # The `demo` extra is scikit-hep-testdata: the real ROOT files the suites' corpora come from
 # (more files, e.g. for the `full` suite: mount them at /shared/data/root-files).
-RUN pip install --no-cache-dir -e '.[demo]'
+RUN pip install --no-cache-dir -c constraints.txt -e '.[demo]'
 # The harness sources stay in the image: the worker builds rzbench against each commit's
 # compression library into its build cache (the volume). Building it once here only proves
 # that this image's toolchain and libraries can, so a broken image fails at build time.
