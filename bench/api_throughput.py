@@ -20,6 +20,10 @@ an idle machine (history / compare p95, ingest results/s; ~4 minutes at 5 M resu
         --out /tmp/throughput.json
 
 Before / after in one run: ``--baseline main`` (or any commit) instead of ``--single``.
+Other package versions against constraints.txt's: ``--baseline-venv DIR``, a virtual
+environment with this project installed (``pip install -e .`` and the versions to try):
+its server runs this tree's code (with ``--baseline``, that ref's) on its packages; the
+report lists the packages whose versions differ.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -41,6 +46,7 @@ import typer
 
 from bench.measure import (
     API,
+    BASKETBENCH,
     CpuMeter,
     IngestTiming,
     Query,
@@ -70,6 +76,7 @@ class Variant:
     env: dict[str, str] = field(default_factory=dict)
     code: Path | None = None
     migrate: bool = True
+    command: tuple[str, ...] = (BASKETBENCH,)
 
 
 def export_backend(ref: str, into: Path) -> Path:
@@ -84,13 +91,45 @@ def export_backend(ref: str, into: Path) -> Path:
     return into / "backend"
 
 
+def venv_command(venv: Path) -> tuple[str, ...]:
+    """`basketbench` of another virtual environment, through its interpreter (a venv
+    copied with ``cp -a`` keeps scripts that name the original's)."""
+    python = venv / "bin" / "python"
+    if not python.exists():
+        raise typer.BadParameter(f"{venv}: no bin/python (not a virtual environment)")
+    return (str(python), "-m", "basketbench.cli")
+
+
+def installed_versions(python: str) -> dict[str, str]:
+    """Every installed distribution's version, as that interpreter sees them."""
+    out = subprocess.run([python, "-c", "import importlib.metadata as m, json; print(json."
+                          "dumps({d.metadata['Name'].lower(): d.version "
+                          "for d in m.distributions()}))"],
+                         capture_output=True, text=True, check=True).stdout
+    versions: dict[str, str] = json.loads(out)
+    return versions
+
+
+def differing_packages(venv: Path) -> dict[str, list[str | None]]:
+    """Packages whose versions differ: name -> [the baseline venv's, this one's]."""
+    theirs = installed_versions(venv_command(venv)[0])
+    ours = installed_versions(sys.executable)
+    return {name: [theirs.get(name), ours.get(name)] for name in sorted(theirs.keys() | ours)
+            if theirs.get(name) != ours.get(name)}
+
+
 def variants(baseline: str | None, single: bool, detection: bool,
-             tmp: Path) -> list[Variant]:
+             tmp: Path, baseline_venv: Path | None = None) -> list[Variant]:
     common = {"BASKETBENCH_MAX_IN_FLIGHT": "64",
               "BASKETBENCH_DETECTION": "true" if detection else "false"}
     if single:
         return [Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})]
+    this = Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})
+    command = venv_command(baseline_venv) if baseline_venv is not None else (BASKETBENCH,)
+    venv_note = f", venv {baseline_venv.name}" if baseline_venv is not None else ""
     if baseline is None:
+        if baseline_venv is not None:  # this tree's code on the other venv's packages
+            return [Variant(f"this tree{venv_note}", dict(this.env), command=command), this]
         return [Variant(f"gc {mode}", {**common, "BASKETBENCH_GC": mode})
                 for mode in ("default", "tuned")]
     code = export_backend(baseline, tmp)
@@ -98,9 +137,10 @@ def variants(baseline: str | None, single: bool, detection: bool,
     # The database has this tree's schema: an older commit may not know its newest
     # migrations, so its server does not migrate (a schema its code does not expect is
     # the baseline's own limit; the tables it reads and writes are the same).
-    return [Variant(f"{baseline} ({commit})", {**common, "BASKETBENCH_GC": "tuned",
-                                               "PYTHONPATH": str(code)}, code, migrate=False),
-            Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})]
+    return [Variant(f"{baseline} ({commit}){venv_note}",
+                    {**common, "BASKETBENCH_GC": "tuned", "PYTHONPATH": str(code)}, code,
+                    migrate=False, command=command),
+            this]
 
 
 def _rss_kb(pid: int, field: str) -> int:
@@ -199,6 +239,52 @@ def same_answers(clients: dict[str, httpx.Client], hot: list[Query], per_query: 
             "different": different[:5]}
 
 
+def this_over(modes: list[str]) -> str:
+    return f"{modes[1]} / {modes[0]}"
+
+
+def paired_reads(clients: dict[str, httpx.Client], meters: dict[str, CpuMeter],
+                 hot: list[Query], per_query: int, seed: int) -> dict[str, Any]:
+    """Each request sent to both servers, one right after the other, the first of the two
+    alternating: both answer under the same second of machine load, so the ratio of each
+    pair (this tree / baseline) survives a machine whose speed drifts between the blocks
+    of the sequential round. Per query: each server's p50 / p95, the pairs' ratio
+    (median and quartiles) and the CPU per request of each server's process and its
+    PostgreSQL backends."""
+    baseline, this = list(clients)
+    out: dict[str, Any] = {}
+    for q in hot:
+        r = random.Random(f"{seed}:paired:{q.name}")
+        times: dict[str, list[float]] = {m: [] for m in clients}
+        cpu = {m: [0.0, 0.0] for m in clients}
+        for i in range(per_query):
+            path, params, _check = q.make(r)
+            for mode in ((baseline, this) if i % 2 == 0 else (this, baseline)):
+                before = meters[mode].snapshot()
+                t0 = time.perf_counter()
+                resp = clients[mode].get(API + path, params=params)
+                body = resp.content
+                times[mode].append((time.perf_counter() - t0) * 1000)
+                api_s, db_s = CpuMeter.delta(before, meters[mode].snapshot())
+                cpu[mode][0] += api_s
+                cpu[mode][1] += db_s
+                if resp.status_code != 200:
+                    raise RuntimeError(f"[{mode}] {resp.status_code} {path} {params}: "
+                                       f"{body[:300]!r}")
+        ratios = np.array(times[this]) / np.array(times[baseline])
+        out[q.name] = {
+            "pairs": per_query,
+            "servers": {m: {"p50_ms": round(float(np.percentile(t, 50)), 2),
+                            "p95_ms": round(float(np.percentile(t, 95)), 2),
+                            "cpu_api_ms": round(cpu[m][0] * 1000 / per_query, 2),
+                            "cpu_db_ms": round(cpu[m][1] * 1000 / per_query, 2)}
+                        for m, t in times.items()},
+            "ratio_median": round(float(np.median(ratios)), 3),
+            "ratio_quartiles": [round(float(np.percentile(ratios, 25)), 3),
+                                round(float(np.percentile(ratios, 75)), 3)]}
+    return out
+
+
 def combined(rounds: list[IngestTiming]) -> dict[str, Any]:
     """Several interleaved ingest rounds of one server as one figure."""
     docs = sum(r.documents for r in rounds)
@@ -231,7 +317,8 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
         reader_seconds: float, csv_limit: int, ingest_docs: int, seed: int,
         baseline: str | None = None, single: bool = False, throughput_only: bool = False,
         detection: bool = True, ingest_rounds: int = 2,
-        compare_answers: int = 20, workers: int = 1) -> dict[str, Any]:
+        compare_answers: int = 20, workers: int = 1,
+        baseline_venv: Path | None = None, paired: int = 0) -> dict[str, Any]:
     url = database_url(admin, database)
     cat = read_catalog(url)
     world = World(commits=max(len(cat.shas), 1), machines=len(cat.machines),
@@ -241,16 +328,20 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
     report: dict[str, Any] = {"database": database, "results": cat.results,
                               "uptime_before": _uptime(), "requests_per_query": requests,
                               "detection": detection, "server_workers": workers}
+    if baseline_venv is not None:
+        report["packages_differing"] = differing_packages(baseline_venv)
+        typer.echo(f"  packages differing (baseline venv, this one): "
+                   f"{report['packages_differing']}", err=True)
     created: list[str] = []
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bb-hard-")))
         servers: dict[str, Server] = {}
-        for k, v in enumerate(variants(baseline, single, detection, tmp)):
+        for k, v in enumerate(variants(baseline, single, detection, tmp, baseline_venv)):
             work = tmp / f"server-{k}"
             work.mkdir()
             servers[v.label] = stack.enter_context(api_server(
                 database_url(admin, database, driver=True), work, workers=workers,
-                extra_env=v.env, migrate=v.migrate))
+                extra_env=v.env, migrate=v.migrate, command=v.command))
         report["servers"] = list(servers)
         modes = list(servers)
         clients = {m: stack.enter_context(httpx.Client(base_url=s.url, timeout=120))
@@ -258,6 +349,15 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
         if len(servers) > 1 and compare_answers:
             report["same_answers"] = same_answers(clients, hot, compare_answers, seed)
             typer.echo(f"  same answers: {report['same_answers']}", err=True)
+        if len(servers) == 2 and paired:
+            meters = {m: CpuMeter(url, database, s.pid) for m, s in servers.items()}
+            report["paired"] = paired_reads(clients, meters, hot, paired, seed)
+            for meter in meters.values():
+                meter.close()
+            for name, p in report["paired"].items():
+                typer.echo(f"  paired {name}: {this_over(modes)} median "
+                           f"{p['ratio_median']} (quartiles {p['ratio_quartiles']}), "
+                           f"{p['servers']}", err=True)
         by_mode: dict[str, list[Timing]] = {m: [] for m in modes}
         for q in hot:  # interleaved: every server sees the same minutes of machine load
             for mode in modes:
@@ -333,15 +433,27 @@ def main(
                                         "every server to compare the answers' bytes."),
     workers: int = typer.Option(1, min=1, help="`basketbench serve --workers` of every "
                                 "server."),
+    paired: int = typer.Option(0, min=0, help="With two servers: this many requests per "
+                               "hot query sent to both, one right after the other (the "
+                               "ratio of each pair; steadier than the sequential blocks)."),
+    baseline_venv: Path | None = typer.Option(None, help="A virtual environment with this "
+                                              "project installed: the baseline server runs "
+                                              "on its packages (e.g. another FastAPI)."),
     seed: int = typer.Option(1),
     out: Path | None = typer.Option(None, help="Write the report as JSON here."),
 ) -> None:
-    if single and baseline:
-        raise typer.BadParameter("--single and --baseline exclude each other")
+    if single and (baseline or baseline_venv):
+        raise typer.BadParameter("--single excludes --baseline and --baseline-venv")
     report = run(database, admin_url, requests, warmup, readers, reader_seconds, csv_limit,
                  ingest_docs, seed, baseline, single, throughput_only, detection,
-                 ingest_rounds, compare_answers, workers)
+                 ingest_rounds, compare_answers, workers, baseline_venv, paired)
     typer.echo(report["side_by_side"])
+    for name, p in report.get("paired", {}).items():
+        typer.echo(f"paired, {name}: {this_over(report['servers'])} {p['ratio_median']} "
+                   f"(quartiles {p['ratio_quartiles'][0]}-{p['ratio_quartiles'][1]}, "
+                   f"{p['pairs']} pairs); " + "; ".join(
+                       f"{m}: p50 {v['p50_ms']} p95 {v['p95_ms']} ms, cpu api {v['cpu_api_ms']} "
+                       f"db {v['cpu_db_ms']} ms" for m, v in p["servers"].items()))
     if "same_answers" in report:
         same = report["same_answers"]
         typer.echo(f"answers compared: {same['identical']} of {same['requests']} identical")

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -136,8 +136,11 @@ def _free_port() -> int:
 @contextmanager
 def api_server(db_url: str, workdir: Path, workers: int = 1,
                extra_env: dict[str, str] | None = None,
-               migrate: bool = True) -> Iterator[Server]:
-    """`basketbench serve` on a free port; stopped (SIGTERM, then SIGKILL) on exit."""
+               migrate: bool = True,
+               command: Sequence[str] = (BASKETBENCH,)) -> Iterator[Server]:
+    """`basketbench serve` on a free port; stopped (SIGTERM, then SIGKILL) on exit.
+    ``command``: how to start `basketbench` (bench/api_throughput.py --baseline-venv: the
+    same code in another environment, with other package versions)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BASKETBENCH_")}
     env.update(extra_env or {})
     env.update({"BASKETBENCH_DATABASE_URL": db_url, "BASKETBENCH_DISPATCH": "none",
@@ -150,7 +153,7 @@ def api_server(db_url: str, workdir: Path, workers: int = 1,
     # The benchmark writes (ingest) and triggers: an admin token; a commit from before
     # token scopes (issue 38) has no --scope option.
     for scope in (["--scope", "admin"], []):
-        created = subprocess.run([BASKETBENCH, "token", "create", "--name", "bench", *scope],
+        created = subprocess.run([*command, "token", "create", "--name", "bench", *scope],
                                  env=token_env, cwd=workdir, capture_output=True, text=True,
                                  timeout=120)
         if created.returncode == 0 or "--scope" not in created.stderr:
@@ -162,7 +165,7 @@ def api_server(db_url: str, workdir: Path, workers: int = 1,
     log = workdir / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [BASKETBENCH, "serve", "--host", "127.0.0.1", "--port", str(port),
+            [*command, "serve", "--host", "127.0.0.1", "--port", str(port),
              "--workers", str(workers), *([] if migrate else ["--no-migrate"])],
             env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

@@ -143,3 +143,41 @@ def test_hardening_compares_a_commit_with_this_tree(bench_database: str, pg_admi
     assert "answers compared: 8 of 8 identical" in ran.stdout
     with psycopg.connect(_db_url(pg_admin_url, bench_database)) as conn:
         assert conn.execute("SELECT count(*) FROM results").fetchone() == (600,)
+
+
+@pytest.mark.integration
+def test_paired_reads_of_this_code_on_another_environment(bench_database: str,
+                                                          pg_admin_url: str,
+                                                          tmp_path: Path) -> None:
+    """bench.api_throughput --baseline-venv --paired: this tree's code served from another
+    virtual environment (here the same one: no package differs) beside this one, every
+    hot request sent to both, each pair's ratio reported."""
+    seeded = _run(["bench.seed", "--database", bench_database, "--commits", str(COMMITS),
+                   "--machines", str(MACHINES), "--datasets", str(DATASETS),
+                   "--configurations", str(CONFIGURATIONS), "--quiet"], pg_admin_url)
+    assert seeded.returncode == 0, seeded.stderr
+    out = tmp_path / "paired.json"
+    ran = _run(["bench.api_throughput", "--database", bench_database,
+                "--baseline-venv", sys.prefix, "--paired", "4", "--throughput-only",
+                "--no-detection", "--requests", "2", "--warmup", "0", "--ingest-docs", "1",
+                "--ingest-rounds", "1", "--compare-answers", "1", "--out", str(out)],
+               pg_admin_url)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    report = json.loads(out.read_text())
+    assert report["packages_differing"] == {}
+    baseline, this = report["servers"]
+    assert baseline.startswith("this tree, venv ") and this == "this tree"
+    assert set(report["paired"]) == {t["name"] for t in report["sequential"][this]}
+    for name, paired in report["paired"].items():
+        assert paired["pairs"] == 4, name
+        assert set(paired["servers"]) == {baseline, this}
+        low, high = paired["ratio_quartiles"]
+        assert 0 < low <= paired["ratio_median"] <= high, paired
+        for side in paired["servers"].values():
+            assert 0 < side["p50_ms"] <= side["p95_ms"] and side["cpu_api_ms"] >= 0
+    assert "paired, history" in ran.stdout
+
+    no_venv = _run(["bench.api_throughput", "--database", bench_database,
+                    "--baseline-venv", str(tmp_path), "--throughput-only"], pg_admin_url)
+    assert no_venv.returncode == 2
+    assert "no bin/python (not a virtual environment)" in no_venv.stderr
