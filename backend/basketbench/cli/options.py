@@ -16,6 +16,7 @@ import typer
 from basketbench.measure.advise.settings import is_advise_setting
 from basketbench.measure.rzbench.runner import PRECONDITIONERS
 from basketbench.measure.rzbench.tables import console
+from basketbench.measure.whole_files import replace_text
 
 
 class UsageError(ValueError):
@@ -90,9 +91,7 @@ def preconditioner_list(text: str, option: str) -> list[str]:
 
 def write_json(path: Path, doc: dict[str, Any]) -> None:
     """A document written whole (a temporary file renamed): a reader never sees half."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=2) + "\n")
-    tmp.replace(path)
+    replace_text(path, json.dumps(doc, indent=2) + "\n")
 
 
 def fail_on_roundtrips(results: Iterable[dict[str, Any]],

@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 from pathlib import Path
 from typing import Any
 
 from basketbench.measure.rzbench.counting import record_valgrind
+from basketbench.measure.whole_files import replace_text
 
 from basketbench_workers.agent.api_client import ApiClient, ApiError, TransientApiError
 from basketbench_workers.procs import StageFailed, capture
@@ -67,9 +67,8 @@ def register(api: ApiClient, name: str, tag: str, print_: dict[str, Any], state:
     machine = api.register_machine(name, tag, print_)
     machine_id = int(machine["id"])
     state.parent.mkdir(parents=True, exist_ok=True)
-    tmp = state.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps({"machine_id": machine_id, "name": name, "fingerprint": print_}))
-    tmp.replace(state)
+    replace_text(state, json.dumps({"machine_id": machine_id, "name": name,
+                                    "fingerprint": print_}))
     log.info(
         "registered as machine %s (%s, tag %s, %s)",
         machine_id,

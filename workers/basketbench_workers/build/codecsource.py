@@ -11,7 +11,6 @@ the mirror does not serve, fails with that reason.
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 from basketbench.measure import debian_source
 from basketbench.measure.debian_source import SETUP_HINT, DebianSourceError, OrigArchive
 from basketbench.measure.locks import file_lock
+from basketbench.measure.whole_files import replace_text
 
 from basketbench_workers.build.codecsets import Pin
 from basketbench_workers.procs import Deadline, StageFailed, run_logged, tail
@@ -112,9 +112,7 @@ def _download(pin: Pin, sources: Path, record: Path, log: Path, deadline: Deadli
             continue
         found = SourceArchive(pin.library, pin.version, candidate.version, archive,
                               candidate.sha256)
-        tmp = record.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(found.record(), indent=2))
-        tmp.replace(record)
+        replace_text(record, json.dumps(found.record(), indent=2))
         return found
     raise CodecUnavailable(
         f"{pin.library} {pin.version}: cannot download Debian's source archive ("

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from basketbench.measure.whole_files import replace_text
+
 CACHE_ENV = "BASKETBENCH_CACHE_DIR"
 RECENT_RUNS = 10  # the newest runs of a build that count
 MAX_AGE_DAYS = 30.0  # older runs measured another machine state (updates, firmware)
@@ -108,9 +110,7 @@ def _append(path: Path, entry: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = path.read_text(errors="replace").splitlines() if path.is_file() else []
     lines = [*lines[-(KEEP_LINES - 1):], json.dumps(entry, sort_keys=True)]
-    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
+    replace_text(path, "\n".join(lines) + "\n")
 
 
 def _label(key: Key) -> str:
