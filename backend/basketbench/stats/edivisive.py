@@ -24,11 +24,28 @@ EARLY_STOP_P = 0.2
 # Besag-Clifford: with this many permutations at least as extreme the p-value
 # (exceedances / permutations) is known to about +-30 %, enough for BH.
 STOP_EXCEEDANCES = 10
-MAX_BATCH = 512  # permutations per batch: P x n x n distances, ~15 MB at n = 60
+MAX_BATCH = 512  # permutations per batch
+# Rows whose distances are computed at once: 64 x 60 x 60 floats are 1.8 MB, which stay in
+# the caches between the passes over them. Permutation batches (up to 512 rows, 15 MB)
+# made whole took 1.14x the CPU, the same bits (docs/perf/detection.md, seventh session).
+BLOCK_ROWS = 64
 
 
 def _split_stats(x: Array, min_size: int) -> Array:
     """Q(tau) for every split tau of each row of x (P x n); -inf where not allowed.
+    Rows are independent: computed BLOCK_ROWS at a time, each row's arithmetic the same
+    whatever the block."""
+    p, n = x.shape
+    if p <= BLOCK_ROWS:
+        return _block_stats(x, min_size)
+    out = np.empty((p, n + 1))
+    for start in range(0, p, BLOCK_ROWS):
+        out[start:start + BLOCK_ROWS] = _block_stats(x[start:start + BLOCK_ROWS], min_size)
+    return out
+
+
+def _block_stats(x: Array, min_size: int) -> Array:
+    """_split_stats of a few rows.
 
     With d_ij = |x_i - x_j|: the pairs inside the left part are the running sum of
     each point's distances to the points before it, those inside the right part the
@@ -92,11 +109,11 @@ def best_split(x: Array, min_size: int = 5, permutations: int = 199,
     return Split(split.index, stat, (1 + exceed) / (done + 1))
 
 
-def best_splits(rows: list[Array], min_size: int = 5, chunk: int = 256) -> list[Split | None]:
+def best_splits(rows: list[Array], min_size: int = 5,
+                chunk: int = BLOCK_ROWS) -> list[Split | None]:
     """The split maximising Q of each row (p-value NaN; None where no split is allowed),
     rows of one length computed together: a screen asks this of ~1 700 series per commit,
-    where one call each cost ~0.1 ms of numpy overhead. ``chunk`` rows at a time bound
-    the P x n x n distances in memory (256 x 60 x 60 floats: 7 MB)."""
+    where one call each cost ~0.1 ms of numpy overhead; ``chunk`` rows at a time."""
     out: list[Split | None] = [None] * len(rows)
     by_length: dict[int, list[int]] = {}
     for i, x in enumerate(rows):

@@ -130,6 +130,20 @@ def test_split_shifts_are_the_medians_of_both_parts_bit_for_bit() -> None:
     assert {x.size - k for x, k in zip(rows, splits, strict=True)} >= {5, 6}  # odd, even
 
 
+def test_split_statistics_in_blocks_are_each_rows_own_bit_for_bit() -> None:
+    """_split_stats computes BLOCK_ROWS rows at a time (permutation batches are up to 512):
+    every row's Q must be the bits of that row computed alone, at any block boundary."""
+    from basketbench.stats import edivisive
+
+    rng = np.random.default_rng(9)
+    for p in (1, edivisive.BLOCK_ROWS, edivisive.BLOCK_ROWS + 1, 3 * edivisive.BLOCK_ROWS + 7):
+        x = np.log(rng.lognormal(3, 0.02, (p, 60)))
+        whole = edivisive._split_stats(x, 5)
+        alone = np.vstack([edivisive._block_stats(row[None, :], 5) for row in x])
+        assert whole.shape == (p, 61)
+        assert whole.tobytes() == alone.tobytes(), p
+
+
 def test_the_window_groups_large_ids_as_small_ones() -> None:
     """Ids beyond 21 bits take np.unique over rows instead of one packed int per entry:
     the same distinct triples, first entries and inverse."""
