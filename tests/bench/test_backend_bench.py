@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -180,4 +181,6 @@ def test_paired_reads_of_this_code_on_another_environment(bench_database: str,
     no_venv = _run(["bench.api_throughput", "--database", bench_database,
                     "--baseline-venv", str(tmp_path), "--throughput-only"], pg_admin_url)
     assert no_venv.returncode == 2
-    assert "no bin/python (not a virtual environment)" in no_venv.stderr
+    # typer draws the message in a box as wide as the terminal: its words, unwrapped
+    words = " ".join(re.sub(r"[\u2500-\u257f]", " ", no_venv.stderr).split())
+    assert "no bin/python (not a virtual environment)" in words, no_venv.stderr
