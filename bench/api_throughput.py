@@ -110,22 +110,27 @@ def installed_versions(python: str) -> dict[str, str]:
     return versions
 
 
-def differing_packages(venv: Path) -> dict[str, list[str | None]]:
-    """Packages whose versions differ: name -> [the baseline venv's, this one's]."""
-    theirs = installed_versions(venv_command(venv)[0])
+def differing_packages(python: str) -> dict[str, list[str | None]]:
+    """Packages whose versions differ: name -> [the baseline interpreter's, this one's]."""
+    theirs = installed_versions(python)
     ours = installed_versions(sys.executable)
     return {name: [theirs.get(name), ours.get(name)] for name in sorted(theirs.keys() | ours)
             if theirs.get(name) != ours.get(name)}
 
 
 def variants(baseline: str | None, single: bool, detection: bool,
-             tmp: Path, baseline_venv: Path | None = None) -> list[Variant]:
+             tmp: Path, baseline_venv: Path | None = None,
+             venv_cmd: tuple[str, ...] | None = None) -> list[Variant]:
+    """The servers to compare. ``venv_cmd`` is ``venv_command(baseline_venv)`` (the
+    caller has checked the venv once)."""
     common = {"BASKETBENCH_MAX_IN_FLIGHT": "64",
               "BASKETBENCH_DETECTION": "true" if detection else "false"}
     if single:
         return [Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})]
     this = Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})
-    command = venv_command(baseline_venv) if baseline_venv is not None else (BASKETBENCH,)
+    if baseline_venv is not None and venv_cmd is None:
+        venv_cmd = venv_command(baseline_venv)
+    command = venv_cmd if venv_cmd is not None else (BASKETBENCH,)
     venv_note = f", venv {baseline_venv.name}" if baseline_venv is not None else ""
     if baseline is None:
         if baseline_venv is not None:  # this tree's code on the other venv's packages
@@ -249,40 +254,74 @@ def paired_reads(clients: dict[str, httpx.Client], meters: dict[str, CpuMeter],
     alternating: both answer under the same second of machine load, so the ratio of each
     pair (this tree / baseline) survives a machine whose speed drifts between the blocks
     of the sequential round. Per query: each server's p50 / p95, the pairs' ratio
-    (median and quartiles) and the CPU per request of each server's process and its
-    PostgreSQL backends."""
+    (median and quartiles) over the pairs both servers answered 200, and the CPU per
+    request of each server's process and its PostgreSQL backends. A pair with another
+    status is counted and its first few named under ``problems``, not timed."""
     baseline, this = list(clients)
     out: dict[str, Any] = {}
     for q in hot:
         r = random.Random(f"{seed}:paired:{q.name}")
         times: dict[str, list[float]] = {m: [] for m in clients}
         cpu = {m: [0.0, 0.0] for m in clients}
+        problems: list[str] = []
+        failed = 0
         for i in range(per_query):
             path, params, _check = q.make(r)
+            pair: dict[str, float] = {}
             for mode in ((baseline, this) if i % 2 == 0 else (this, baseline)):
+                # Both servers read one database, so its backends' CPU is told apart
+                # only by when it was spent: a snapshot around each request (outside the
+                # timed span).
                 before = meters[mode].snapshot()
                 t0 = time.perf_counter()
                 resp = clients[mode].get(API + path, params=params)
                 body = resp.content
-                times[mode].append((time.perf_counter() - t0) * 1000)
+                elapsed = (time.perf_counter() - t0) * 1000
                 api_s, db_s = CpuMeter.delta(before, meters[mode].snapshot())
                 cpu[mode][0] += api_s
                 cpu[mode][1] += db_s
-                if resp.status_code != 200:
-                    raise RuntimeError(f"[{mode}] {resp.status_code} {path} {params}: "
-                                       f"{body[:300]!r}")
-        ratios = np.array(times[this]) / np.array(times[baseline])
-        out[q.name] = {
-            "pairs": per_query,
-            "servers": {m: {"p50_ms": round(float(np.percentile(t, 50)), 2),
-                            "p95_ms": round(float(np.percentile(t, 95)), 2),
-                            "cpu_api_ms": round(cpu[m][0] * 1000 / per_query, 2),
-                            "cpu_db_ms": round(cpu[m][1] * 1000 / per_query, 2)}
-                        for m, t in times.items()},
-            "ratio_median": round(float(np.median(ratios)), 3),
-            "ratio_quartiles": [round(float(np.percentile(ratios, 25)), 3),
-                                round(float(np.percentile(ratios, 75)), 3)]}
+                if resp.status_code == 200:
+                    pair[mode] = elapsed
+                elif len(problems) < 5:
+                    problems.append(f"[{mode}] {resp.status_code} {path} {params}: "
+                                    f"{body[:200]!r}")
+            if len(pair) < 2:
+                failed += 1
+                continue
+            for mode, ms in pair.items():
+                times[mode].append(ms)
+        out[q.name] = {"pairs": per_query - failed, "failed": failed, "problems": problems,
+                       **_pair_figures(times, cpu, per_query, baseline, this)}
     return out
+
+
+def _pair_figures(times: dict[str, list[float]], cpu: dict[str, list[float]], sent: int,
+                  baseline: str, this: str) -> dict[str, Any]:
+    """Each server's p50 / p95 and CPU per request sent, and the pairs' ratio."""
+    if not times[this]:
+        return {"servers": {}, "ratio_median": None, "ratio_quartiles": [None, None]}
+    ratios = np.array(times[this]) / np.array(times[baseline])
+    return {
+        "servers": {m: {"p50_ms": round(float(np.percentile(t, 50)), 2),
+                        "p95_ms": round(float(np.percentile(t, 95)), 2),
+                        "cpu_api_ms": round(cpu[m][0] * 1000 / sent, 2),
+                        "cpu_db_ms": round(cpu[m][1] * 1000 / sent, 2)}
+                    for m, t in times.items()},
+        "ratio_median": round(float(np.median(ratios)), 3),
+        "ratio_quartiles": [round(float(np.percentile(ratios, 25)), 3),
+                            round(float(np.percentile(ratios, 75)), 3)]}
+
+
+def describe_pairs(name: str, p: dict[str, Any], servers: list[str]) -> str:
+    """One line of a query's paired figures (the progress and the summary print it)."""
+    low, high = p["ratio_quartiles"]
+    line = (f"paired, {name}: {this_over(servers)} {p['ratio_median']} (quartiles "
+            f"{low}-{high}, {p['pairs']} pairs); " + "; ".join(
+                f"{m}: p50 {v['p50_ms']} p95 {v['p95_ms']} ms, cpu api {v['cpu_api_ms']} "
+                f"db {v['cpu_db_ms']} ms" for m, v in p["servers"].items()))
+    if p["failed"]:
+        line += f"; {p['failed']} pairs failed: {p['problems']}"
+    return line
 
 
 def combined(rounds: list[IngestTiming]) -> dict[str, Any]:
@@ -328,15 +367,17 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
     report: dict[str, Any] = {"database": database, "results": cat.results,
                               "uptime_before": _uptime(), "requests_per_query": requests,
                               "detection": detection, "server_workers": workers}
-    if baseline_venv is not None:
-        report["packages_differing"] = differing_packages(baseline_venv)
+    venv_cmd = venv_command(baseline_venv) if baseline_venv is not None else None
+    if venv_cmd is not None:
+        report["packages_differing"] = differing_packages(venv_cmd[0])
         typer.echo(f"  packages differing (baseline venv, this one): "
                    f"{report['packages_differing']}", err=True)
     created: list[str] = []
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bb-hard-")))
         servers: dict[str, Server] = {}
-        for k, v in enumerate(variants(baseline, single, detection, tmp, baseline_venv)):
+        for k, v in enumerate(variants(baseline, single, detection, tmp, baseline_venv,
+                                              venv_cmd)):
             work = tmp / f"server-{k}"
             work.mkdir()
             servers[v.label] = stack.enter_context(api_server(
@@ -355,9 +396,7 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
             for meter in meters.values():
                 meter.close()
             for name, p in report["paired"].items():
-                typer.echo(f"  paired {name}: {this_over(modes)} median "
-                           f"{p['ratio_median']} (quartiles {p['ratio_quartiles']}), "
-                           f"{p['servers']}", err=True)
+                typer.echo("  " + describe_pairs(name, p, modes), err=True)
         by_mode: dict[str, list[Timing]] = {m: [] for m in modes}
         for q in hot:  # interleaved: every server sees the same minutes of machine load
             for mode in modes:
@@ -449,11 +488,7 @@ def main(
                  ingest_rounds, compare_answers, workers, baseline_venv, paired)
     typer.echo(report["side_by_side"])
     for name, p in report.get("paired", {}).items():
-        typer.echo(f"paired, {name}: {this_over(report['servers'])} {p['ratio_median']} "
-                   f"(quartiles {p['ratio_quartiles'][0]}-{p['ratio_quartiles'][1]}, "
-                   f"{p['pairs']} pairs); " + "; ".join(
-                       f"{m}: p50 {v['p50_ms']} p95 {v['p95_ms']} ms, cpu api {v['cpu_api_ms']} "
-                       f"db {v['cpu_db_ms']} ms" for m, v in p["servers"].items()))
+        typer.echo(describe_pairs(name, p, report["servers"]))
     if "same_answers" in report:
         same = report["same_answers"]
         typer.echo(f"answers compared: {same['identical']} of {same['requests']} identical")

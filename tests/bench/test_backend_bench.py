@@ -170,7 +170,7 @@ def test_paired_reads_of_this_code_on_another_environment(bench_database: str,
     assert baseline.startswith("this tree, venv ") and this == "this tree"
     assert set(report["paired"]) == {t["name"] for t in report["sequential"][this]}
     for name, paired in report["paired"].items():
-        assert paired["pairs"] == 4, name
+        assert paired["pairs"] == 4 and paired["failed"] == 0, (name, paired["problems"])
         assert set(paired["servers"]) == {baseline, this}
         low, high = paired["ratio_quartiles"]
         assert 0 < low <= paired["ratio_median"] <= high, paired
@@ -184,3 +184,23 @@ def test_paired_reads_of_this_code_on_another_environment(bench_database: str,
     # typer draws the message in a box as wide as the terminal: its words, unwrapped
     words = " ".join(re.sub(r"[\u2500-\u257f]", " ", no_venv.stderr).split())
     assert "no bin/python (not a virtual environment)" in words, no_venv.stderr
+
+
+def test_paired_figures_leave_out_and_name_the_pairs_a_server_failed() -> None:
+    """A pair with a non-200 answer is not timed: the ratio comes from the pairs both
+    servers answered, and the line printed names the failures."""
+    from bench.api_throughput import _pair_figures, describe_pairs
+
+    times = {"base": [10.0, 20.0, 40.0], "this": [5.0, 20.0, 80.0]}
+    cpu = {"base": [0.03, 0.01], "this": [0.06, 0.02]}
+    figures = _pair_figures(times, cpu, 4, "base", "this")
+    assert figures["ratio_median"] == 1.0  # ratios 0.5, 1, 2
+    assert figures["ratio_quartiles"] == [0.75, 1.5]
+    assert figures["servers"]["this"]["cpu_api_ms"] == 15.0  # per request sent (4)
+    p = {"pairs": 3, "failed": 1, "problems": ["[this] 503 /history {}: b'busy'"],
+         **figures}
+    line = describe_pairs("history", p, ["base", "this"])
+    assert line.startswith("paired, history: this / base 1.0 (quartiles 0.75-1.5, 3 pairs)")
+    assert line.endswith("1 pairs failed: [\"[this] 503 /history {}: b'busy'\"]")
+    assert _pair_figures({"base": [], "this": []}, cpu, 2, "base", "this")["ratio_median"] \
+        is None
