@@ -3,15 +3,16 @@
     .venv/bin/python -m bench.codec_build_time [--jobs 2] [--download] [--out FILE.json]
 
 Runs the worker's own build step (pipeline._build: mirror, profile, builtin codec set, build
-cache, rzbench) on the codec-versions fixture (ROOT's real compression sources, see
-tests/fixtures/root-sources) in a fresh worker directory and a fresh codec cache:
+cache, rzbench) on the codec-versions fixture (a ROOT-layout tree: ROOT 6.32's Cloudflare
+zlib from PyPI's cppyy-cling sdist and rzbench's rootcompat layer at ROOT's paths;
+tests/workers/rootsources.py) in a fresh worker directory and a fresh codec cache:
 
   warm-up   cf-148 with the host's codecs: the one-time part of a worker's life (rzbench's
             `root` flavour compiled once per harness version); reported, not a goal
   cold      cf-157 with its builtin pins (zstd 1.5.7, lz4 1.10.0, xz 5.4.1) and an empty
-            codec cache: every codec library compiled, ROOT's layer compiled, rzbench relinked
+            codec cache: every codec library compiled, the tree's layer compiled, rzbench relinked
   cached    cf-157 again: a build-cache hit
-  new tree  vanilla (zlib switch), codecs cached: ROOT's layer compiled, rzbench relinked
+  new tree  vanilla (zlib switch), codecs cached: the tree's layer compiled, rzbench relinked
 
 Each phase reports wall time, the CPU time of its compilers (children of this process) and
 the 1-minute load average before and after; on a shared machine the CPU time is the

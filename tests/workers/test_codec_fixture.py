@@ -1,29 +1,21 @@
-"""Pinned codec versions end to end, on a ROOT-layout repository of ROOT's real sources.
+"""Pinned codec versions end to end, on a repository in ROOT's layout.
 
-The repository is assembled at test time from tests/fixtures/root-sources; MANIFEST.json gives
-each file's origin, commit (or package version), length and sha256, and where it goes in the
-tree:
-- ROOT's own compression layer: core/zip/src/RZip.cxx (3d9016c, ~6.20, with ZSTD),
-  Compression.cxx (03e435c), core/lzma/src/ZipLZMA.c (4cf3c35), core/zstd/src/ZipZSTD.cxx
-  (810f777), core/lz4/src/ZipLZ4.cxx (07f10ce), their headers (Compression.h d04e4d1, the
-  Zip*.h at 07f10ce) and ROOT/RConfig.hxx (02e617b);
-- ROOT 6.32's Cloudflare builtins/zlib (the cppyy-cling 6.32.8 sdist, downloaded from PyPI at
-  test time and cached outside the clone, not stored);
-- three files of ours, marked so in the manifest, where no fitting stored version exists:
-  core/zip/inc/RZip.h, core/zip/src/Bits.h and a stand-in for ROOT's old "CS" codec that
-  aborts when used (the CS codec itself is not part of the fixture);
-- builtins/{zstd,lz4,lzma}/CMakeLists.txt pinning versions and archive checksums, written by
-  this test in the form of ROOT's builtins/lzma/CMakeLists.txt:
+The repository is assembled at test time (tests/workers/rootsources.py): ROOT 6.32's
+Cloudflare builtins/zlib from the cppyy-cling 6.32.8 sdist (downloaded from PyPI and
+cached outside the clone, each file checked against MANIFEST.json), rzbench's own
+rootcompat layer at ROOT's core/ paths, and builtins/{zstd,lz4,lzma}/CMakeLists.txt pins
+written in ROOT's form. Nothing of ROOT's is stored in this repository.
 
   cf-148   Cloudflare zlib, zstd 1.4.8, lz4 1.10.0, xz 5.4.1
   cf-157   the same tree with zstd 1.5.7 pinned
   vanilla  builtins/zlib's Cloudflare files removed: the system zlib (the March 2026 switch)
-  xz-582   ROOT's real builtins/lzma pin (xz 5.8.2, an archive Debian does not carry)
+  xz-582   the xz ROOT 6.40 pins (5.8.2, an archive Debian does not carry)
 
 The worker's packaged build profiles compile it (root-cloudflare-zlib before the switch,
 root-vanilla-zlib after, chosen automatically) and rzbench's `root` backend runs it.
-- Byte for byte: ROOT's layer, built over the host's libraries, against rzbench's rootcompat
-  layer over the same libraries, on every HZZ basket at 101-109, 201-209, 401-409, 501-509.
+- The profiles' builds: the layer each builds from the tree, against rzbench's rootcompat
+  library over the same host libraries, on every HZZ basket at 101-109, 201-209, 401-409,
+  501-509: the same bytes, but ZLIB over the tree's Cloudflare zlib.
 - The pipeline: a signed push webhook runs the four commits on a real worker with the suite's
   `builtin` codec set (zstd / lz4 / xz built from Debian's source packages, cached by
   version); the API's history and compare answers must show a ZSTD size change at the zstd
@@ -66,6 +58,9 @@ from .conftest import (
 )
 from .rootsources import (
     FIXTURE,
+    FIXTURE_C,
+    LAYER,
+    ROOTCOMPAT,
     SDIST_ROOT,
     build_repo,
     fixture_tree,
@@ -79,24 +74,19 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 ROOTCOMPAT_SO = REPO_ROOT / "bench-harness" / "build" / "librootcompat_rzip.so"
 
 
-def test_manifest_names_every_file_and_marks_ours() -> None:
+def test_fixture_stores_nothing_of_roots_and_names_where_each_file_comes_from() -> None:
     entries = manifest_entries()
-    stored = {str(p.relative_to(FIXTURE)) for p in FIXTURE.rglob("*") if p.is_file()
-              and p.parent.name not in ("suites",) and p.name != "MANIFEST.json"}
-    # nothing unlisted, nothing missing; ROOT's files from PyPI's sdist are not stored
-    from_sdist = {e["file"] for e in entries if e.get("origin_path", "").startswith(SDIST_ROOT)}
-    assert stored == {e["file"] for e in entries} - from_sdist
-    assert from_sdist and all(f.startswith("builtins/zlib/") for f in from_sdist)
-    for entry in entries:
-        if entry.get("ours"):
-            assert entry["file"].startswith("ours/") and entry["reason"], entry
-            assert b"NOT ROOT's" in (FIXTURE / entry["file"]).read_bytes()
-        else:
-            assert entry["origin"] and (entry.get("commit") or "cppyy" in entry["origin"])
-    real = {e["tree_path"] for e in entries if not e.get("ours")}
-    assert {"core/zip/src/RZip.cxx", "core/zip/src/Compression.cxx", "core/lzma/src/ZipLZMA.c",
-            "core/zstd/src/ZipZSTD.cxx", "core/lz4/src/ZipLZ4.cxx",
-            "builtins/zlib/deflate_cf.c"} <= real
+    stored = {str(p.relative_to(FIXTURE)) for p in FIXTURE.rglob("*") if p.is_file()}
+    assert stored == {"MANIFEST.json", "suites/codec-fixture.toml"}
+    # ROOT's files are read from PyPI's sdist at test time: its builtins/zlib only
+    assert entries and all(e["origin_path"].startswith(SDIST_ROOT) and
+                           e["file"].startswith("builtins/zlib/") and
+                           e["tree_path"] == e["file"] for e in entries)
+    assert "builtins/zlib/deflate_cf.c" in {e["file"] for e in entries}
+    # core/ is ours: rootcompat's files at ROOT's paths, and the fixture's C file
+    assert all((ROOTCOMPAT / ours).is_file() for ours in LAYER.values())
+    assert {"core/zip/src/RZip.cxx", "core/zstd/src/ZipZSTD.cxx"} <= LAYER.keys()
+    assert b"not ROOT's code" in FIXTURE_C[1].encode()
 
 
 def build_shared_layer(profile_name: str, tree_files: dict[str, str | bytes],
@@ -130,7 +120,7 @@ def hzz_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("profile_name", ["root-vanilla-zlib", "root-cloudflare-zlib"])
-def test_roots_layer_matches_rootcompat_byte_for_byte(
+def test_profiles_build_the_trees_layer_byte_for_byte(
     profile_name: str, hzz_corpus: Path, tmp_path: Path
 ) -> None:
     if not ROOTCOMPAT_SO.is_file():
@@ -139,23 +129,29 @@ def test_roots_layer_matches_rootcompat_byte_for_byte(
     shared = build_shared_layer(profile_name, fixture_tree() if cloudflare else vanilla_tree(),
                                 tmp_path)
     rows = gt.compare_parallel([hzz_corpus], gt.SETTINGS, ROOTCOMPAT_SO, shared)
-    print(f"\n{profile_name}:\n" + gt.markdown(rows, "rootcompat", "ROOT's RZip.cxx"))
+    print(f"\n{profile_name}:\n" + gt.markdown(rows, "rootcompat", f"{profile_name}'s build"))
     assert len(rows) == len(gt.SETTINGS) and all(r.baskets > 0 for r in rows)
     for row in rows:
         if row.setting // 100 == 1 and cloudflare:
-            continue  # ROOT's bundled Cloudflare zlib against the system zlib: checked below
+            continue  # the tree's Cloudflare zlib against the system zlib: checked below
         # Same zlib / liblzma / liblz4 / libzstd / libxxhash on both sides: the same bytes.
         assert not row.differs, (row.setting, row.first_difference)
     if cloudflare:
         zlib = [r for r in rows if r.setting // 100 == 1]
         assert all(r.differs for r in zlib if r.setting % 100 >= 2), gt.markdown(zlib, "a", "b")
-    # ROOT's old CS codec is not in the fixture: algorithm 3 must abort, never yield numbers.
-    probe = ("import ctypes, sys; from basketbench.measure.realroot.groundtruth import RZip; "
-             "RZip(__import__('pathlib').Path(sys.argv[1]), deepbind=True)"
-             ".compress(306, bytes(range(256)) * 64)")
+    # The library is the one the profile built from this tree (its C group included), and
+    # our layer has no CS compressor: algorithm 3 yields no bytes and says why.
+    probe = ("import ctypes, sys; from pathlib import Path; "
+             "from basketbench.measure.realroot.groundtruth import RZip; "
+             "lib = ctypes.CDLL(sys.argv[1]); lib.R__fixture_layer.restype = ctypes.c_char_p; "
+             "print(lib.R__fixture_layer().decode()); "
+             "print(RZip(Path(sys.argv[1]), deepbind=True).compress(306, bytes(range(256)) * 64))")
     cs = subprocess.run([sys.executable, "-c", probe, str(shared)], capture_output=True,
                         text=True, check=False)
-    assert cs.returncode != 0 and "old CS codec is not in this tree" in cs.stderr, cs
+    assert cs.returncode == 0, cs
+    assert cs.stdout.splitlines() == [
+        "basketbench codec fixture: rootcompat in ROOT's layout", "None"], cs
+    assert "the old 'CS' algorithm is not implemented" in cs.stderr, cs
 
 
 def get(api: Any, path: str, **params: Any) -> Any:

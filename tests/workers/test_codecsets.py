@@ -23,8 +23,20 @@ from basketbench_workers.procs import Deadline, StageFailed
 
 from tests.deploy.dockerfile import parse
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "root-sources"
-REAL_LZMA = (FIXTURE / "root-project-root/builtins/lzma/CMakeLists.txt").read_text()
+# A builtins/lzma/CMakeLists.txt in the form ROOT 6.40 writes it (our text: a comment
+# block, the two pins, then the rest of the build's CMake, which the reader must skip).
+ROOT_FORM_LZMA = """\
+# The version below is the one the build downloads; update both lines together.
+# 17 Dec 2025: xz 5.8.2
+set(ROOT_LZMA_VERSION 5.8.2)
+set(ROOT_LZMA_HASH "ce09c50a5962786b83e5da389c90dd2c15ecd0980a258dd01f70f9e7ce58a8f1")
+
+set(ROOT_LZMA_PREFIX ${CMAKE_BINARY_DIR}/builtins/LZMA-prefix)
+if(MSVC)
+    set(lzma_extra_cmake_args -DCMAKE_CXXFLAGS_RELEASE=${CMAKE_CXX_FLAGS_RELEASE})
+endif()
+ExternalProject_Add(LZMA URL_HASH SHA256=${ROOT_LZMA_HASH})
+"""
 needs_apt = pytest.mark.skipif(shutil.which("apt-cache") is None, reason="needs Debian's apt")
 
 
@@ -52,7 +64,7 @@ def test_named_set_files_are_checked(tmp_path: Path) -> None:
 
 def test_builtin_pins_read_roots_own_cmake_form() -> None:
     files = {
-        "builtins/lzma/CMakeLists.txt": REAL_LZMA,
+        "builtins/lzma/CMakeLists.txt": ROOT_FORM_LZMA,
         "builtins/zstd/CMakeLists.txt": 'set(ROOT_ZSTD_VERSION 1.5.7)\nset(ROOT_ZSTD_HASH "'
         + "ab" * 32 + '")\n',
         "builtins/lz4/CMakeLists.txt": "set(ROOT_LZ4_VERSION 1.10.0)\nset(ROOT_LZ4_HASH "
@@ -66,7 +78,7 @@ def test_builtin_pins_read_roots_own_cmake_form() -> None:
 
 def test_builtin_without_pins_fails_with_the_reason() -> None:
     in_tree = {"builtins/zstd/CMakeLists.txt": "project(zstd LANGUAGES C)\n",
-               "builtins/lz4/CMakeLists.txt": "", "builtins/lzma/CMakeLists.txt": REAL_LZMA}
+               "builtins/lz4/CMakeLists.txt": "", "builtins/lzma/CMakeLists.txt": ROOT_FORM_LZMA}
     with pytest.raises(CodecSetError, match="builtins/zstd/CMakeLists.txt pins no source"):
         builtin_pins(in_tree.get)
     with pytest.raises(CodecSetError, match="has no builtins/zstd/CMakeLists.txt"):
@@ -137,7 +149,7 @@ def test_the_worker_image_can_obtain_pinned_sources() -> None:
     """The image runs the script a host worker runs for its deb-src lines, keeps the Sources
     indexes (its non-root worker cannot run apt-get update) and puts the codec cache on the
     worker's volume."""
-    repo = FIXTURE.parents[2]
+    repo = Path(__file__).resolve().parents[2]
     worker = parse(repo / "docker" / "worker.Dockerfile")
     script = "scripts/setup-codec-sources.sh"
     assert any(script in ins.value for ins in worker.of("COPY"))
