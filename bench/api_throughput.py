@@ -93,8 +93,9 @@ def export_backend(ref: str, into: Path) -> Path:
 
 def venv_command(venv: Path) -> tuple[str, ...]:
     """`basketbench` of another virtual environment, through its interpreter (a venv
-    copied with ``cp -a`` keeps scripts that name the original's)."""
-    python = venv / "bin" / "python"
+    copied with ``cp -a`` keeps scripts that name the original's), by an absolute path:
+    the server runs in a directory of its own."""
+    python = venv.absolute() / "bin" / "python"
     if not python.exists():
         raise typer.BadParameter(f"{venv}: no bin/python (not a virtual environment)")
     return (str(python), "-m", "basketbench.cli")

@@ -204,3 +204,13 @@ def test_paired_figures_leave_out_and_name_the_pairs_a_server_failed() -> None:
     assert line.endswith("1 pairs failed: [\"[this] 503 /history {}: b'busy'\"]")
     assert _pair_figures({"base": [], "this": []}, cpu, 2, "base", "this")["ratio_median"] \
         is None
+
+
+def test_a_baseline_venv_given_relative_runs_from_the_servers_own_directory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.api_throughput import venv_command
+
+    monkeypatch.chdir(Path(sys.prefix).parent)
+    python, *rest = venv_command(Path(Path(sys.prefix).name))
+    assert Path(python).is_absolute() and Path(python).exists()
+    assert Path(python).parent.parent == Path(sys.prefix) and rest == ["-m", "basketbench.cli"]
