@@ -15,9 +15,9 @@ What is ROOT's and what is ours (nothing of ROOT's is stored in this repository)
   xz-582   the xz release ROOT 6.40 pins (5.8.2, an archive Debian does not carry)
 
 What the fixture checks is this project's pipeline (profile detection and builds, codec
-sets, records, history): that the profiles compile ROOT's own sources, and that our layer
-writes ROOT's bytes, are checked elsewhere (docs/perf/workers.md; the release ground truth,
-tests/measure/test_root_release.py).
+sets, records, history). That the profiles compile ROOT's own files of that era was shown
+by every test run until 2026-11-28 (docs/perf/workers.md); that our layer writes ROOT's
+bytes is checked against real releases (tests/measure/test_root_release.py).
 
 Used by tests/workers/test_codec_fixture.py and bench/codec_build_time.py.
 """
