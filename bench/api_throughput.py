@@ -120,21 +120,18 @@ def differing_packages(python: str) -> dict[str, list[str | None]]:
 
 
 def variants(baseline: str | None, single: bool, detection: bool,
-             tmp: Path, baseline_venv: Path | None = None,
-             venv_cmd: tuple[str, ...] | None = None) -> list[Variant]:
-    """The servers to compare. ``venv_cmd`` is ``venv_command(baseline_venv)`` (the
-    caller has checked the venv once)."""
+             tmp: Path, venv_cmd: tuple[str, ...] | None = None) -> list[Variant]:
+    """The servers to compare. ``venv_cmd``: ``venv_command`` of the baseline's venv."""
     common = {"BASKETBENCH_MAX_IN_FLIGHT": "64",
               "BASKETBENCH_DETECTION": "true" if detection else "false"}
     if single:
         return [Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})]
     this = Variant("this tree", {**common, "BASKETBENCH_GC": "tuned"})
-    if baseline_venv is not None and venv_cmd is None:
-        venv_cmd = venv_command(baseline_venv)
     command = venv_cmd if venv_cmd is not None else (BASKETBENCH,)
-    venv_note = f", venv {baseline_venv.name}" if baseline_venv is not None else ""
+    # the venv's name: <venv>/bin/python
+    venv_note = f", venv {Path(venv_cmd[0]).parent.parent.name}" if venv_cmd else ""
     if baseline is None:
-        if baseline_venv is not None:  # this tree's code on the other venv's packages
+        if venv_cmd is not None:  # this tree's code on the other venv's packages
             return [Variant(f"this tree{venv_note}", dict(this.env), command=command), this]
         return [Variant(f"gc {mode}", {**common, "BASKETBENCH_GC": mode})
                 for mode in ("default", "tuned")]
@@ -377,8 +374,7 @@ def run(database: str, admin: str, requests: int, warmup: int, readers: int,
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bb-hard-")))
         servers: dict[str, Server] = {}
-        for k, v in enumerate(variants(baseline, single, detection, tmp, baseline_venv,
-                                              venv_cmd)):
+        for k, v in enumerate(variants(baseline, single, detection, tmp, venv_cmd)):
             work = tmp / f"server-{k}"
             work.mkdir()
             servers[v.label] = stack.enter_context(api_server(
