@@ -140,19 +140,24 @@ def push_history(client: httpx.Client, secret: str, commits: list[Commit]) -> di
 
 
 def wait_idle(client: httpx.Client, timeout: float) -> None:
-    """Until no run of the replay's repository is queued or running (detection may have
-    queued confirmation reruns)."""
+    """Until no run is queued or running and detection's backlog is empty, seen twice in a
+    row: detection screens a run's last upload after its answer, and may then queue a
+    confirming A/B (a run again); the document is read only when both are quiet."""
     deadline = time.monotonic() + timeout
+    quiet = 0
     while time.monotonic() < deadline:
         busy = 0
         for status in ("queued", "running"):
             page = json_or_error(client.get("/api/v1/runs", params={
                 "status": status, "limit": 1000}), "GET /api/v1/runs")
             busy += int(page["total"])
-        if busy == 0:
+        health = json_or_error(client.get("/api/v1/health"), "GET /api/v1/health")
+        busy += int(health.get("detection_pending") or 0)
+        quiet = quiet + 1 if busy == 0 else 0
+        if quiet == 2:
             return
         time.sleep(2.0)
-    raise DemoError(f"runs still queued or running after {timeout:.0f} s")
+    raise DemoError(f"runs or detection still busy after {timeout:.0f} s")
 
 
 def _hardware_tag() -> str:

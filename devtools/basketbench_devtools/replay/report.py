@@ -2,7 +2,8 @@
 release, and per release what changed in its sources and what was measured.
 
 `changes` (the issue's interface): one entry per change (confirmed, or still awaiting its
-confirmation; candidates detection rejected are in `rejected`) with `release`, `metric`,
+confirmation; candidates detection rejected are in `rejected`; changes at a setting the
+release's own suite does not measure are in `other_suites`) with `release`, `metric`,
 `setting`, `dataset`, `effect_pct`, plus how it was judged (kind, test, state, direction,
 the values before and after, the previous release, and for a speed change found by the
 interleaved A/B its ratio, interval and pairs). `measured` holds every result the runs
@@ -21,7 +22,12 @@ import httpx
 
 from basketbench_devtools.demo.runs import json_or_error
 from basketbench_devtools.replay.history import Commit, changed_paths, diff_summary
-from basketbench_devtools.replay.suites import RELEASES_AB, SOURCES_AB
+from basketbench_devtools.replay.suites import (
+    RELEASES_AB,
+    RELEASES_SETTINGS,
+    SOURCES_AB,
+    SOURCES_SETTINGS,
+)
 
 SCHEMA = "basketbench-replay-v1"
 
@@ -43,6 +49,8 @@ def collect_changes(client: httpx.Client, commits: list[Commit], repository: str
     in `state`), oldest release first, largest effect first within a release."""
     names = {c.sha: c.release.name for c in commits}
     order = {c.sha: i for i, c in enumerate(commits)}
+    own = {c.sha: RELEASES_SETTINGS if c.release.wheel is not None else SOURCES_SETTINGS
+           for c in commits}
     out = []
     for change in _pages(client, "/api/v1/changes", {"include_unconfirmed": "true"}):
         sha = change["commit"]["sha"]
@@ -70,6 +78,7 @@ def collect_changes(client: httpx.Client, commits: list[Commit], repository: str
             "state_reason": change.get("state_reason"),
             "attribution": change.get("attribution"),
             "commit": sha,
+            "own_suite": configuration["setting"] in own[sha],
         })
     out.sort(key=lambda c: (order[c["commit"]], -abs(c["effect_pct"])))
     return out
@@ -181,8 +190,12 @@ def replay_document(client: httpx.Client, repo: Path, commits: list[Commit],
         "releases": describe_releases(repo, commits),
         # a candidate detection rejected (its confirming A/B or reruns did not repeat it) is
         # not a change: listed apart, with the reason
-        "changes": [c for c in changes if c["state"] != "rejected"],
-        "rejected": [c for c in changes if c["state"] == "rejected"],
+        "changes": [c for c in changes if c["own_suite"] and c["state"] != "rejected"],
+        "rejected": [c for c in changes if c["own_suite"] and c["state"] == "rejected"],
+        # changes at settings the release's suite does not measure: from a run of another
+        # suite (the push's default-suite runs, when the worker's tag was live before the
+        # push), where an sdist layer measures ZLIB under LZMA's, LZ4's or ZSTD's setting
+        "other_suites": [c for c in changes if not c["own_suite"]],
         "measured": collect_measured(client, commits, runs) + collect_ab(client, commits, runs),
         "runs": {runs[c.sha]["id"]: c.release.name for c in commits if c.sha in runs},
     }

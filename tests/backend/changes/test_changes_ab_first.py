@@ -26,9 +26,12 @@ HISTORY = 12
 
 
 def add_ab(session: Session, commit: int, reference: int, ratio_505: float,
-           seed: int) -> int:
+           seed: int, others: dict[int, float] | None = None,
+           measured: set[int] | None = None) -> int:
     """An A/B run of sha(commit) against sha(reference) as the A/B pipeline stores it:
-    per (dataset, configuration, metric) 15 per-pair ratios at 0.5 % noise."""
+    per (dataset, configuration, metric) 15 per-pair ratios at 0.5 % noise; ZSTD-5's true
+    ratio is ratio_505, another setting's is others[setting] (else 1); only the settings
+    in ``measured`` when given (a suite's [ab] settings)."""
     rng = np.random.default_rng(seed)
     ids = {i: session.scalar(select(Commit.id).where(Commit.sha == sha(i)))
            for i in (commit, reference)}
@@ -40,8 +43,11 @@ def add_ab(session: Session, commit: int, reference: int, ratio_505: float,
     session.flush()
     for ds in session.scalars(select(Dataset)):
         for conf in session.scalars(select(Configuration)):
+            if measured is not None and conf.setting not in measured:
+                continue
             for metric in ("compress_mbps", "decompress_mbps"):
-                true = ratio_505 if conf.setting == 505 else 1.0
+                true = ratio_505 if conf.setting == 505 else (others or {}).get(conf.setting,
+                                                                                 1.0)
                 samples = np.sort(true * (1 + rng.normal(0, 0.005, 15)))
                 session.add(AbEffect(ab_run_id=run.id, dataset_id=ds.id,
                                      configuration_id=conf.id, metric=metric,
@@ -114,6 +120,67 @@ def test_an_ab_candidate_the_confirming_ab_does_not_repeat_is_rejected(
     out = service.after_ab_run(session, settings, null)
     assert out.confirmed == [] and len(out.rejected) == 4
     assert ab_changes(client) == []
+
+
+def test_a_series_the_first_ab_did_not_measure_is_screened_by_the_next_one(
+        client: TestClient, auth: dict[str, str], session: Session, settings: Settings) -> None:
+    """A commit's A/B runs of different suites (a push's default suite: ZSTD-5 only here;
+    the trigger's own suite: every setting): each series is screened by the first A/B that
+    measured it. The second A/B decides the first's candidates and screens the series only
+    it brought (ZLIB-1 +50 %); a third decides those; a fourth screens nothing again (its
+    LZ4-4 at -50 % was screened at 1.0 by the second)."""
+    seed_history(client, auth, HISTORY)
+    ingest(client, auth, make_doc(HISTORY))
+    first = add_ab(session, HISTORY, HISTORY - 1, 0.97, seed=6, measured={505})
+    out = service.after_ab_run(session, settings, first)
+    assert len(out.candidates) == 4  # ZSTD-5, two datasets, two metrics
+    pending = {c["id"]: c for c in ab_changes(client, state="confirming")}
+    assert {c["configuration"]["setting"] for c in pending.values()} == {505}
+
+    second = add_ab(session, HISTORY, HISTORY - 1, 0.965, seed=7, others={101: 1.5})
+    out = service.after_ab_run(session, settings, second)
+    assert sorted(out.confirmed) == sorted(pending)  # the first run's candidates, decided
+    raised = {c["id"]: c for c in ab_changes(client, state="confirming")}
+    assert sorted(out.candidates) == sorted(raised) and len(raised) == 4
+    for c in raised.values():
+        assert c["configuration"]["setting"] == 101 and 45 < c["delta_pct"] < 55
+        detail = client.get(f"/api/v1/changes/{c['id']}").json()
+        assert detail["evidence"]["ab_run_id"] == second
+        assert detail["confirmation"]["ab_request"]["screened_ab_run_id"] == second
+
+    third = add_ab(session, HISTORY, HISTORY - 1, 1.0, seed=8, others={101: 1.5})
+    out = service.after_ab_run(session, settings, third)
+    assert sorted(out.confirmed) == sorted(raised) and out.candidates == []
+    fourth = add_ab(session, HISTORY, HISTORY - 1, 1.0, seed=9, others={404: 0.5})
+    out = service.after_ab_run(session, settings, fourth)
+    assert out.candidates == [] and out.confirmed == [] and out.rejected == []
+    confirmed = ab_changes(client, state="confirmed")
+    assert {c["configuration"]["setting"] for c in confirmed} == {101, 505}
+    assert len(confirmed) == 8 and ab_changes(client, state="confirming") == []
+
+
+def test_ab_runs_landing_before_the_results_each_screen_what_they_first_measured(
+        client: TestClient, auth: dict[str, str], session: Session, settings: Settings) -> None:
+    """Two A/B runs of a commit land before its results: the results' pass screens ZSTD-5
+    by the first and ZLIB-1 by the second (which measured ZSTD-5 too, at no change), one
+    confirming A/B asked per run."""
+    seed_history(client, auth, HISTORY)
+    measured_commit(session, HISTORY)
+    first = add_ab(session, HISTORY, HISTORY - 1, 0.97, seed=10, measured={505})
+    second = add_ab(session, HISTORY, HISTORY - 1, 1.0, seed=11, others={101: 1.5})
+    for run in (first, second):  # nothing to screen against yet: no results of the commit
+        assert service.after_ab_run(session, settings, run).candidates == []
+        session.commit()  # the pass's transaction ends (and its machine lock with it)
+    ingest(client, auth, make_doc(HISTORY))
+    pending = ab_changes(client, state="confirming")
+    by_run: dict[int, set[int]] = {}
+    for c in pending:
+        detail = client.get(f"/api/v1/changes/{c['id']}").json()
+        by_run.setdefault(detail["evidence"]["ab_run_id"], set()).add(
+            c["configuration"]["setting"])
+    assert by_run == {first: {505}, second: {101}} and len(pending) == 8
+    asked = client.get("/api/v1/ab-requests", params={"head_commit": sha(HISTORY)}).json()
+    assert len(asked["items"]) == 2
 
 
 def _estimate(rng: np.random.Generator, true: float) -> dict[str, Any]:

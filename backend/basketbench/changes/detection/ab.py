@@ -13,7 +13,14 @@ rerun of the commit alone: ``request_confirmation`` records the request on the c
 hands it to ``enqueue`` (the worker stage that executes it belongs to the A/B pipeline);
 when an A/B run of that (machine, commit, reference) lands, ``evaluate`` decides
 (``stats.abeffect.decide_ab``) and the confirmed change lists the confirming A/B's effect
-and interval. An A/B run of a commit nobody asked to confirm is screened like the first."""
+and interval. An A/B run of a commit nobody asked to confirm is screened like the first.
+
+A commit may have several A/B runs, of different suites (a push's run of the default
+suite, a trigger's own suite, detection's confirming A/B): each series is screened by the
+first of them that measured it, and each run's newly covered series form its own family.
+A series the first A/B did not measure is screened when a later one brings it, even when
+that later one also confirms earlier candidates (it once went unscreened: a confirming A/B
+decided the first run's candidates and its other series were never looked at)."""
 
 from __future__ import annotations
 
@@ -87,18 +94,21 @@ def reference_ids(session: Session, commit: Commit, previous_id: int | None) -> 
     return out
 
 
-def screened_run(session: Session, machine_id: int, commit_id: int,
-                 references: set[int]) -> AbRun | None:
-    """The commit's first usable A/B against one of its references (the pipeline's)."""
+def usable_runs(session: Session, machine_id: int, commit_id: int,
+                references: set[int]) -> list[AbRun]:
+    """The commit's usable A/B runs against one of its references, oldest first."""
     if not references:
-        return None
-    return session.scalar(select(AbRun).where(
+        return []
+    return list(session.scalars(select(AbRun).where(
         AbRun.machine_id == machine_id, AbRun.commit_id == commit_id,
         AbRun.reference_kind.in_(REFERENCE_KINDS), AbRun.reference_commit_id.in_(references),
-        AbRun.error.is_(None)).order_by(AbRun.id).limit(1))
+        AbRun.error.is_(None)).order_by(AbRun.id)))
 
 
-def estimates(session: Session, ab_run_id: int) -> dict[tuple[int, int, str], AbEstimate]:
+Effects = dict[tuple[int, int, str], AbEstimate]  # dataset, configuration, metric
+
+
+def estimates(session: Session, ab_run_id: int) -> Effects:
     rows = session.scalars(select(AbEffect).where(AbEffect.ab_run_id == ab_run_id,
                                                   AbEffect.metric.in_(AB_METRICS)))
     return {(e.dataset_id, e.configuration_id, e.metric): AbEstimate(
@@ -106,15 +116,26 @@ def estimates(session: Session, ab_run_id: int) -> dict[tuple[int, int, str], Ab
         for e in rows if e.ratio is not None and e.ci_low is not None and e.ci_high is not None}
 
 
+def first_covered(session: Session, runs: list[AbRun]) -> list[tuple[AbRun, Effects]]:
+    """Each run (oldest first) with the effects no earlier run of the list measured: the
+    ones it screens."""
+    seen: set[tuple[int, int, str]] = set()
+    out = []
+    for run in runs:
+        effects = {k: e for k, e in estimates(session, run.id).items() if k not in seen}
+        seen.update(effects)
+        out.append((run, effects))
+    return out
+
+
 def screen_commit(session: Session, settings: Settings, machine: Machine, commit: Commit,
-                  ab: AbRun, series: history.Series,
+                  ab: AbRun, effects: Effects, series: history.Series,
                   names: dict[history.SeriesKey, str], flagged: dict[Key, set[int]],
                   run_id: int | None) -> tuple[list[tuple[Key, Change]], set[Key]]:
-    """Candidates of ``commit`` from its A/B effects (with their series keys); also the
-    series keys the A/B
-    covers (the history screen leaves them alone at this commit)."""
+    """Candidates of ``commit`` from the A/B effects ``ab`` screens (with their series
+    keys); also the series keys those effects cover (the history screen leaves them alone
+    at this commit)."""
     rule = rule_for(settings)
-    effects = estimates(session, ab.id)
     keys: list[Key] = []
     family: list[AbEstimate] = []
     for (ds, conf, cs), values in series.items():
@@ -126,6 +147,8 @@ def screen_commit(session: Session, settings: Settings, machine: Machine, commit
                 keys.append((ds, conf, cs, metric))
                 family.append(est)
     covered = set(keys)
+    if not keys:
+        return [], covered
     found = screen_ab(family, [history.min_effect(settings, names[k[:3]], k[3]) for k in keys],
                       rule)
     out = []

@@ -132,11 +132,12 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
         recorded[key].append(ch)
     # Per-commit A/B effects first: the series they cover are not screened on the history
     # at this commit (their candidates wait for one more A/B, not for reruns).
-    abrun = ab.screened_run(session, machine_id, commit.id, ab.reference_ids(
+    abruns = ab.usable_runs(session, machine_id, commit.id, ab.reference_ids(
         session, commit, commits[-2][0] if len(commits) >= 2 else None))
     covered: set[Key] = set()
-    if abrun is not None:
-        ab_group, covered = _ab_first(session, settings, machine, commit, abrun, series, names,
+    if abruns:
+        ab_group, covered = _ab_first(session, settings, machine, commit,
+                                      ab.first_covered(session, abruns), series, names,
                                       recorded, orders, run_id)
         out.candidates.extend(ch.id for ch in ab_group)
     busy = _busy_only(series, commit.id)
@@ -279,30 +280,38 @@ def detect_commit(session: Session, settings: Settings, commit_id: int, machine_
 
 
 def _ab_first(session: Session, settings: Settings, machine: Machine, commit: Commit,
-              abrun: AbRun, series: history.Series,
+              screens: list[tuple[AbRun, ab.Effects]], series: history.Series,
               names: dict[history.SeriesKey, str], recorded: dict[Key, list[Change]],
               orders: dict[int, int], run_id: int | None) -> tuple[list[Change], set[Key]]:
-    """The commit's A/B candidates (marked as reverts where they step back over a recent
-    confirmed change), their confirming A/B requested; and the keys the A/B covers."""
+    """The commit's A/B candidates, each A/B run screening the effects it first measured
+    (marked as reverts where they step back over a recent confirmed change), one confirming
+    A/B requested per run that raised any; and the keys the A/B runs cover."""
     flagged = {key: {ch.commit_id for ch in chs} for key, chs in recorded.items()}
-    found, covered = ab.screen_commit(session, settings, machine, commit, abrun, series, names,
-                                      flagged, run_id)
-    group = [ch for _, ch in found]
-    for key, ch in found:
-        earlier = _last_confirmed(recorded.get(key, []), orders, "speed")
-        if earlier is not None and earlier.commit_id != ch.commit_id and \
-                np.sign(earlier.delta_pct) == -np.sign(ch.delta_pct) and revert.is_back(
-                    earlier, ch.head_value, ch.min_effect_pct or 0):
-            ch.evidence = {**ch.evidence, "reverts": earlier.id}
-        recorded.setdefault(key, []).append(ch)
-    if group:
-        ab.request_confirmation(session, settings, group, machine, abrun)
-    return group, covered
+    candidates: list[Change] = []
+    covered: set[Key] = set()
+    for abrun, effects in screens:
+        found, keys = ab.screen_commit(session, settings, machine, commit, abrun, effects,
+                                       series, names, flagged, run_id)
+        covered |= keys
+        group = [ch for _, ch in found]
+        for key, ch in found:
+            earlier = _last_confirmed(recorded.get(key, []), orders, "speed")
+            if earlier is not None and earlier.commit_id != ch.commit_id and \
+                    np.sign(earlier.delta_pct) == -np.sign(ch.delta_pct) and revert.is_back(
+                        earlier, ch.head_value, ch.min_effect_pct or 0):
+                ch.evidence = {**ch.evidence, "reverts": earlier.id}
+            recorded.setdefault(key, []).append(ch)
+            flagged.setdefault(key, set()).add(ch.commit_id)
+        if group:
+            ab.request_confirmation(session, settings, group, machine, abrun)
+        candidates += group
+    return candidates, covered
 
 
 def detect_ab(session: Session, settings: Settings, abrun: AbRun) -> Outcome:
-    """An A/B run landed that nobody waited for: screen its commit by it, when the
-    commit's regular results are in (else detect_commit does it when they land)."""
+    """An A/B run landed: screen its commit by the effects no earlier A/B run of the
+    commit measured, when the commit's regular results are in (else detect_commit does it
+    when they land)."""
     out = Outcome()
     commit = session.get(Commit, abrun.commit_id)
     machine = session.get(Machine, abrun.machine_id)
@@ -310,12 +319,17 @@ def detect_ab(session: Session, settings: Settings, abrun: AbRun) -> Outcome:
     commits = history.recent_commits(session, machine.id, commit, 2)
     if not commits or commits[-1][0] != commit.id:
         return out
+    earlier = [r for r in ab.usable_runs(session, machine.id, commit.id, ab.reference_ids(
+        session, commit, commits[-2][0] if len(commits) >= 2 else None)) if r.id < abrun.id]
+    screens = ab.first_covered(session, [*earlier, abrun])[-1:]
+    if not screens[0][1]:  # everything it measured was screened by an earlier A/B run
+        return out
     keys = history.series_of_commit(session, machine.id, commit.id)
     series = history.load_series(session, machine.id, commits, keys, regular_only=True,
                                  skip_busy=settings.detection_skip_busy_runs)
     recorded = history.recorded_changes(session, machine.id, keys)
     names = history.series_names(session, machine, keys)
-    group, _ = _ab_first(session, settings, machine, commit, abrun, series, names, recorded,
+    group, _ = _ab_first(session, settings, machine, commit, screens, series, names, recorded,
                          dict(commits), None)
     out.candidates.extend(ch.id for ch in group)
     session.commit()

@@ -50,22 +50,25 @@ def after_ingest(session: Session, settings: Settings, document_id: int) -> Outc
 
 
 def after_ab_run(session: Session, settings: Settings, ab_run_id: int) -> Outcome:
-    """Entry point after an A/B run (ab_runs + ab_effects) is stored and committed: the
-    confirming A/B of changes waiting for it decides them; an A/B nobody waited for
-    screens its commit (changes/detection/ab.py). The caller runs ``follow_up`` after."""
+    """Entry point after an A/B run (ab_runs + ab_effects) is stored and committed: it
+    decides the changes waiting for a confirming A/B of its commit and reference, and
+    screens the commit by the series no earlier A/B run of it measured
+    (changes/detection/ab.py). The caller runs ``follow_up`` after."""
     run = session.get(AbRun, ab_run_id)
     if run is None:
         return Outcome()
     lock_machine(session, run.machine_id)
     if run.error is not None or run.reference_kind not in ab.REFERENCE_KINDS:
         return Outcome()
+    out = Outcome()
     group = ab.awaiting(session, run)
     if group:
         out = ab.evaluate(session, settings, group, run)
         notify.enqueue(session, settings, out.confirmed)  # the outbox: with the verdicts
         session.commit()
-        return out
-    return detect_ab(session, settings, run)
+        lock_machine(session, run.machine_id)  # the commit ended the lock's transaction
+    out.candidates.extend(detect_ab(session, settings, run).candidates)
+    return out
 
 
 def on_run_final(session: Session, settings: Settings, run_id: int) -> Outcome:
