@@ -190,6 +190,61 @@ def _estimate(rng: np.random.Generator, true: float) -> dict[str, Any]:
             "samples": samples.tolist()}
 
 
+def upload_ab(client: TestClient, auth: dict[str, str], session: Session, run_id: int,
+              ratios: dict[int, float], left_out: frozenset[int] = frozenset()) -> int:
+    """The worker's upload of the A/B run ``run_id`` of sha(HISTORY) against its previous
+    commit: every setting but ``left_out``, at ratios[setting] (else 1); its ab_runs id."""
+    rng = np.random.default_rng(5)
+    settings_ = sorted({c.setting for c in session.scalars(select(Configuration))
+                        if c.setting >= 100 and c.setting not in left_out})  # not memcpy
+    results = [{"dataset": d.name, "setting": s, "roundtrip_ok": True,
+                "compressed_bytes": {"a": 1000, "b": 1000},
+                "compress": _estimate(rng, ratios.get(s, 1.0)),
+                "decompress": _estimate(rng, ratios.get(s, 1.0))}
+               for d in session.scalars(select(Dataset)) for s in settings_]
+    side = {"build": "cache", "label": "build", "codec_versions": {}}
+    upload = {
+        "machine_id": session.scalar(select(Machine.id)), "commit": sha(HISTORY),
+        "run_id": run_id, "origin": "compare",
+        "reference": {"kind": "commit", "commit": sha(HISTORY - 1)},
+        "document": {"schema": "basketbench-ab-v1", "a": side, "b": side,
+                     "method": {"order": "random", "ratio": "median", "ci": "order statistics",
+                                "confidence": 0.95, "disturbed_rule": "none",
+                                "repetitions_per_pair": 1},
+                     "load": {"loadavg_start": [1, 1, 1], "loadavg_end": [1, 1, 1]},
+                     "disturbed_fraction": 0.0, "results": results}}
+    stored = client.post("/api/v1/ab-runs", json=upload, headers=auth)
+    assert stored.status_code == 201, stored.text
+    return int(stored.json()["ab_run_id"])
+
+
+def test_an_ab_that_did_not_measure_a_candidate_leaves_it_waiting_unless_it_was_asked_for(
+        client: TestClient, auth: dict[str, str], session: Session, settings: Settings) -> None:
+    """An A/B of another suite (no request behind it) that did not measure a waiting
+    candidate's series says nothing of it: the candidate waits on. The confirming A/B
+    detection asked for decides it, and rejects it as missing when it did not measure it."""
+    seed_history(client, auth, HISTORY)
+    ingest(client, auth, make_doc(HISTORY))
+    first = add_ab(session, HISTORY, HISTORY - 1, 0.97, seed=12)
+    assert len(service.after_ab_run(session, settings, first).candidates) == 4
+    session.commit()
+    pending = {c["id"] for c in ab_changes(client, state="confirming")}
+    other = add_ab(session, HISTORY, HISTORY - 1, 0.97, seed=13, measured={101})
+    out = service.after_ab_run(session, settings, other)
+    session.commit()
+    assert out.confirmed == [] and out.rejected == [] and out.candidates == []
+    assert {c["id"] for c in ab_changes(client, state="confirming")} == pending
+
+    (queued,) = [r for r in runs(client) if r["suite"] == f"ab:{sha(HISTORY - 1)}"]
+    assert queued["trigger"] == "ab:detection"
+    upload_ab(client, auth, session, queued["id"], {}, left_out=frozenset({505}))
+    session.expire_all()
+    rejected = [c for c in changes(client, include_unconfirmed="true") if c["id"] in pending]
+    assert {c["state"] for c in rejected} == {"rejected"}
+    assert {c["state_reason"] for c in rejected} == {
+        "the confirming A/B brought no result for this series"}
+
+
 def test_the_confirming_ab_is_queued_and_its_upload_decides(
         client: TestClient, auth: dict[str, str], session: Session) -> None:
     """The hand-off end to end through the API: detection queues the confirming A/B as a run
@@ -208,28 +263,7 @@ def test_the_confirming_ab_is_queued_and_its_upload_decides(
         "items"]
     assert (asked["origin"], asked["reference_kind"]) == ("pipeline", "previous")
 
-    rng = np.random.default_rng(5)
-    settings_ = sorted({c.setting for c in session.scalars(select(Configuration))
-                        if c.setting >= 100})  # not the memcpy baseline
-    results = [{"dataset": d.name, "setting": s, "roundtrip_ok": True,
-                "compressed_bytes": {"a": 1000, "b": 1000},
-                "compress": _estimate(rng, 0.965 if s == 505 else 1.0),
-                "decompress": _estimate(rng, 0.965 if s == 505 else 1.0)}
-               for d in session.scalars(select(Dataset)) for s in settings_]
-    side = {"build": "cache", "label": "build", "codec_versions": {}}
-    upload = {
-        "machine_id": session.scalar(select(Machine.id)), "commit": sha(HISTORY),
-        "run_id": queued[0]["id"], "origin": "compare",
-        "reference": {"kind": "commit", "commit": sha(HISTORY - 1)},
-        "document": {"schema": "basketbench-ab-v1", "a": side, "b": side,
-                     "method": {"order": "random", "ratio": "median", "ci": "order statistics",
-                                "confidence": 0.95, "disturbed_rule": "none",
-                                "repetitions_per_pair": 1},
-                     "load": {"loadavg_start": [1, 1, 1], "loadavg_end": [1, 1, 1]},
-                     "disturbed_fraction": 0.0, "results": results}}
-    stored = client.post("/api/v1/ab-runs", json=upload, headers=auth)
-    assert stored.status_code == 201, stored.text
-    run = session.get(AbRun, stored.json()["ab_run_id"])
+    run = session.get(AbRun, upload_ab(client, auth, session, queued[0]["id"], {505: 0.965}))
     assert run is not None and (run.reference_kind, run.origin) == ("previous", "pipeline")
     confirmed = ab_changes(client, state="confirmed")
     assert {c["id"] for c in confirmed} == {c["id"] for c in pending}

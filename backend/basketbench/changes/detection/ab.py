@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from basketbench.changes.detection import history, revert
 from basketbench.changes.detection.common import Outcome, direction, rule_for
 from basketbench.core.config import Settings
-from basketbench.models import Change, Commit, Machine
+from basketbench.models import Change, Commit, Machine, Run
 from basketbench.models.ab import AB_METRICS, AbEffect, AbRun
 from basketbench.models.base import utcnow
 from basketbench.runs import ab_requests
@@ -76,7 +76,8 @@ def enqueue(session: Session, settings: Settings, request: AbRequest) -> None:
         log.warning("A/B confirmation of changes %s: commit or reference gone", request.change_ids)
         return
     run = ab_requests.queue(session, request.tag, session.get(Machine, request.machine_id),
-                            commit, reference, request.reference_kind, "pipeline", "detection")
+                            commit, reference, request.reference_kind, "pipeline",
+                            REQUESTED_TRIGGER.removeprefix("ab:"))
     log.info("A/B confirmation queued as run %s: %s against %s on machine %s (%d changes)",
              run.id, request.commit_sha[:12], request.reference_sha[:12], request.machine_id,
              len(request.change_ids))
@@ -205,9 +206,17 @@ def request_confirmation(session: Session, settings: Settings, group: list[Chang
     return request
 
 
+# The trigger of the runs ``enqueue`` queues (runs.ab_requests.queue: "ab:" + who).
+REQUESTED_TRIGGER = "ab:detection"
+
+
 def awaiting(session: Session, ab: AbRun) -> list[Change]:
     """Changes confirming by an A/B of this (machine, commit, reference) other than the
-    one that raised them."""
+    one that raised them, that this A/B decides: all of them when it is the confirming A/B
+    detection asked for (a series it did not measure is rejected as missing); else only
+    those it measured, the others waiting on (a run of another suite, e.g. a push's
+    default-suite run or a history rerun's A/B, measures other settings: its silence on a
+    series is no evidence)."""
     rows = session.scalars(select(Change).where(
         Change.state == "confirming", Change.machine_id == ab.machine_id,
         Change.commit_id == ab.commit_id, Change.test == "ab"))
@@ -217,7 +226,17 @@ def awaiting(session: Session, ab: AbRun) -> list[Change]:
         if req.get("reference_commit_id") == ab.reference_commit_id and \
                 req.get("screened_ab_run_id") != ab.id:
             out.append(ch)
-    return out
+    if not out or _requested(session, ab):
+        return out
+    measured = set(estimates(session, ab.id))
+    return [ch for ch in out if (ch.dataset_id, ch.configuration_id, ch.metric) in measured]
+
+
+def _requested(session: Session, ab: AbRun) -> bool:
+    """Whether this A/B is the run of a confirming A/B detection asked for."""
+    if ab.run_id is None:
+        return False
+    return session.scalar(select(Run.trigger).where(Run.id == ab.run_id)) == REQUESTED_TRIGGER
 
 
 def evaluate(session: Session, settings: Settings, group: list[Change], ab: AbRun) -> Outcome:
