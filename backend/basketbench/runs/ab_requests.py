@@ -56,12 +56,17 @@ def request(session: Session, body: AbRequestIn, who: str) -> AbRequestOut:
     return get(session, run.id)
 
 
+def trigger_of(who: str) -> str:
+    """The trigger of the runs ``queue`` makes for ``who``."""
+    return f"ab:{who}"[:50]
+
+
 def queue(session: Session, tag: str, machine: Machine | None, commit: Commit,
           reference: Commit, reference_kind: str, origin: str, who: str) -> Run:
     """The run and its request, in the caller's transaction (the dispatch outbox row
     commits with them)."""
     run = create_runs(session, [commit], [tag], SUITE_PREFIX + reference.sha,
-                      f"ab:{who}"[:50])[0]
+                      trigger_of(who))[0]
     session.add(AbRequest(run_id=run.id, commit_id=commit.id, reference_commit_id=reference.id,
                           reference_kind=reference_kind, origin=origin,
                           machine_id=machine.id if machine is not None else None,

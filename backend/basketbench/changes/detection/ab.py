@@ -44,6 +44,7 @@ from basketbench.stats.abeffect import AbEstimate, decide_ab, screen_ab
 log = logging.getLogger(__name__)
 REFERENCE_KINDS = ("parent", "previous")
 Key = tuple[int, int, str, str]  # dataset, configuration, codec series, metric
+REQUESTER = "detection"  # who asks for the confirming A/Bs (their runs' trigger names it)
 
 
 @dataclass
@@ -76,8 +77,7 @@ def enqueue(session: Session, settings: Settings, request: AbRequest) -> None:
         log.warning("A/B confirmation of changes %s: commit or reference gone", request.change_ids)
         return
     run = ab_requests.queue(session, request.tag, session.get(Machine, request.machine_id),
-                            commit, reference, request.reference_kind, "pipeline",
-                            REQUESTED_TRIGGER.removeprefix("ab:"))
+                            commit, reference, request.reference_kind, "pipeline", REQUESTER)
     log.info("A/B confirmation queued as run %s: %s against %s on machine %s (%d changes)",
              run.id, request.commit_sha[:12], request.reference_sha[:12], request.machine_id,
              len(request.change_ids))
@@ -206,11 +206,7 @@ def request_confirmation(session: Session, settings: Settings, group: list[Chang
     return request
 
 
-# The trigger of the runs ``enqueue`` queues (runs.ab_requests.queue: "ab:" + who).
-REQUESTED_TRIGGER = "ab:detection"
-
-
-def awaiting(session: Session, ab: AbRun) -> list[Change]:
+def awaiting(session: Session, ab: AbRun, effects: Effects) -> list[Change]:
     """Changes confirming by an A/B of this (machine, commit, reference) other than the
     one that raised them, that this A/B decides: all of them when it is the confirming A/B
     detection asked for (a series it did not measure is rejected as missing); else only
@@ -228,22 +224,22 @@ def awaiting(session: Session, ab: AbRun) -> list[Change]:
             out.append(ch)
     if not out or _requested(session, ab):
         return out
-    measured = set(estimates(session, ab.id))
-    return [ch for ch in out if (ch.dataset_id, ch.configuration_id, ch.metric) in measured]
+    return [ch for ch in out if (ch.dataset_id, ch.configuration_id, ch.metric) in effects]
 
 
 def _requested(session: Session, ab: AbRun) -> bool:
     """Whether this A/B is the run of a confirming A/B detection asked for."""
     if ab.run_id is None:
         return False
-    return session.scalar(select(Run.trigger).where(Run.id == ab.run_id)) == REQUESTED_TRIGGER
+    return session.scalar(select(Run.trigger).where(Run.id == ab.run_id)) == \
+        ab_requests.trigger_of(REQUESTER)
 
 
-def evaluate(session: Session, settings: Settings, group: list[Change], ab: AbRun) -> Outcome:
-    """The verdicts of a commit's A/B candidates from the confirming A/B."""
+def evaluate(session: Session, settings: Settings, group: list[Change], ab: AbRun,
+             effects: Effects) -> Outcome:
+    """The verdicts of a commit's A/B candidates from the confirming A/B (its ``effects``)."""
     out = Outcome()
     rule = rule_for(settings)
-    effects = estimates(session, ab.id)
     confirming = [effects.get((ch.dataset_id, ch.configuration_id, ch.metric)) for ch in group]
     evs = [ch.evidence or {} for ch in group]
     verdicts = decide_ab(confirming, [float(ev.get("screen_delta", (ch.delta_pct or 0) / 100))

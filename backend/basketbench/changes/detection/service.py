@@ -61,9 +61,10 @@ def after_ab_run(session: Session, settings: Settings, ab_run_id: int) -> Outcom
     if run.error is not None or run.reference_kind not in ab.REFERENCE_KINDS:
         return Outcome()
     out = Outcome()
-    group = ab.awaiting(session, run)
+    effects = ab.estimates(session, run.id)
+    group = ab.awaiting(session, run, effects)
     if group:
-        out = ab.evaluate(session, settings, group, run)
+        out = ab.evaluate(session, settings, group, run, effects)
         notify.enqueue(session, settings, out.confirmed)  # the outbox: with the verdicts
         session.commit()
         lock_machine(session, run.machine_id)  # the commit ended the lock's transaction
